@@ -1,0 +1,101 @@
+/* AVERAGE_POOL_2D: float32 and int8 (TFLite pooling.cc). Padding taps are not
+ * counted. int8 (docs/numerics.md §1.10): raw codes (input and output
+ * quantization are meant to match; TFLite only DCHECKs it), the sum S of the
+ * n in-image taps rounded half away from zero, (S ± n/2)/n, then clamped to
+ * the activation bounds. XNNPACK takes only float average pooling, so both
+ * numerics modes run this int8 formula. */
+#include "ops.h"
+#include "pool_common.h"
+
+typedef struct OpData {
+  tff_pool_geom g;
+  int32_t qlo, qhi;   /* int8 activation bounds */
+} OpData;
+
+/* What the int8 kernel functions see: the bounds and the int32 sums. */
+typedef struct AvgS8 {
+  int32_t lo, hi;
+  int32_t* acc;
+} AvgS8;
+
+static void begin_f32(const void* op, int n, void* out) {
+  (void)op;
+  memset(out, 0, (size_t)n * sizeof(float));
+}
+
+static void tap_f32(const void* op, const void* pixel, int n, void* out) {
+  (void)op;
+  const float* p = (const float*)pixel;
+  float* o = (float*)out;
+  for (int c = 0; c < n; ++c) o[c] += p[c];
+}
+
+static void end_f32(const void* op, int count, int n, void* out) {
+  const tff_pool_geom* g = (const tff_pool_geom*)op;
+  float* o = (float*)out;
+  for (int c = 0; c < n; ++c) {
+    const float v = o[c] / (float)count;
+    o[c] = v < g->flo ? g->flo : (v > g->fhi ? g->fhi : v);
+  }
+}
+
+static void begin_s8(const void* op, int n, void* out) {
+  (void)out;
+  memset(((const AvgS8*)op)->acc, 0, (size_t)n * sizeof(int32_t));
+}
+
+static void tap_s8(const void* op, const void* pixel, int n, void* out) {
+  (void)out;
+  const int8_t* p = (const int8_t*)pixel;
+  int32_t* acc = ((const AvgS8*)op)->acc;
+  for (int c = 0; c < n; ++c) acc[c] += p[c];
+}
+
+static void end_s8(const void* op, int count, int n, void* out) {
+  const AvgS8* a = (const AvgS8*)op;
+  int8_t* o = (int8_t*)out;
+  for (int c = 0; c < n; ++c) {
+    const int32_t s = a->acc[c];
+    int32_t v = (s > 0 ? s + count / 2 : s - count / 2) / count;
+    v = v < a->lo ? a->lo : (v > a->hi ? a->hi : v);
+    o[c] = (int8_t)v;
+  }
+}
+
+static const tff_pool_kernel kAvgF32 = {begin_f32, tap_f32, end_f32};
+static const tff_pool_kernel kAvgS8 = {begin_s8, tap_s8, end_s8};
+
+TFF_ZEROED_INIT(init, OpData)
+
+static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  TF_LITE_ENSURE_OK(ctx, tff_pool_prepare(ctx, node, d ? &d->g : NULL));
+  const TfLitePoolParams* p = (const TfLitePoolParams*)node->builtin_data;
+  const TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (out->type == kTfLiteFloat32) return kTfLiteOk;
+  TF_LITE_ENSURE_OK(ctx, tff_act_range_quant(ctx, p->activation, out, &d->qlo, &d->qhi));
+  return tff_scratch_request(ctx, node, 0, (size_t)d->g.channels * sizeof(int32_t));
+}
+
+static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  const OpData* d = (const OpData*)node->user_data;
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (out->type == kTfLiteFloat32) {
+    tff_pool_run(&d->g, sizeof(float), in->data.data, out->data.data, &kAvgF32, &d->g);
+  } else {
+    const AvgS8 op = {d->qlo, d->qhi, (int32_t*)tff_scratch(ctx, node, 0)};
+    tff_pool_run(&d->g, sizeof(int8_t), in->data.data, out->data.data, &kAvgS8, &op);
+  }
+  return kTfLiteOk;
+}
+
+const TfLiteRegistration* tff_register_AVERAGE_POOL_2D(void) {
+  static const TfLiteRegistration r = {.init = init,
+                                       .free = tff_free_user_data,
+                                       .prepare = prepare,
+                                       .invoke = invoke,
+                                       .builtin_code = kTfLiteBuiltinAveragePool2d,
+                                       .version = 1};
+  return &r;
+}

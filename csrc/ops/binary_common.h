@@ -1,0 +1,400 @@
+/* Shared by ADD, SUB and MUL: prepare checks, the broadcast walk, and the
+ * ADD/SUB kernels (SUB is ADD with the second input negated, in both
+ * numerics modes, so add.c and sub.c only name themselves).
+ *
+ * The walk: tff_bcast_prepare's shape is collapsed at prepare (size-1 dims
+ * dropped, neighbours merged where both inputs step through them alike), so
+ * same-shape inputs become one row and a per-channel operand becomes rows of
+ * C. A row kernel gets each input either as a full row or as one repeated
+ * value, one loop per case, so each loop vectorizes.
+ *
+ * Constant folding: when every input is constant at prepare, the output is
+ * made kTfLitePersistentRo and computed there; invoke then has nothing to do.
+ */
+#ifndef TFLITE_FAST_OPS_BINARY_COMMON_H_
+#define TFLITE_FAST_OPS_BINARY_COMMON_H_
+
+#include <float.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "kernel_util.h"
+
+/* out[i] = f(a[i or 0], b[i or 0]) for i < n; a_row/b_row say which. */
+typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, int a_row,
+                           int b_row, const void* params);
+
+/* Defines `static inline void NAME(...)`, a tff_row_fn applying
+ * ELEM(x, y, params) (x, y of type T, params of type const P*). */
+#define TFF_BINARY_ROW(NAME, T, P, ELEM)                                                 \
+  static inline void NAME(const void* a_, const void* b_, void* o_, size_t n, int a_row, \
+                          int b_row, const void* p_) {                                   \
+    const T* a = (const T*)a_;                                                           \
+    const T* b = (const T*)b_;                                                           \
+    T* o = (T*)o_;                                                                       \
+    const P* p = (const P*)p_;                                                           \
+    if (a_row && b_row) {                                                                \
+      for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], b[i], p);                         \
+    } else if (b_row) {                                                                  \
+      const T x = a[0];                                                                  \
+      for (size_t i = 0; i < n; ++i) o[i] = ELEM(x, b[i], p);                            \
+    } else if (a_row) {                                                                  \
+      const T y = b[0];                                                                  \
+      for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], y, p);                            \
+    } else {                                                                             \
+      const T v = ELEM(a[0], b[0], p);                                                   \
+      for (size_t i = 0; i < n; ++i) o[i] = v;                                           \
+    }                                                                                    \
+  }
+
+/* A prepared binary op: the collapsed walk, the row kernel and its params. */
+typedef struct tff_binary {
+  tff_bcast bc;      /* rank >= 1; the last dim is the row */
+  size_t elsize;     /* bytes per element of every tensor */
+  tff_row_fn row;
+  const void* params;
+} tff_binary;
+
+/* Drops size-1 dims and merges dim i into i+1 where both inputs are
+ * contiguous across them or broadcast in both. Keeps rank >= 1. */
+static inline void tff_bcast_collapse(tff_bcast* bc) {
+  tff_bcast c = {0};
+  for (int i = 0; i < bc->rank; ++i) {
+    if (bc->shape[i] == 1) continue;
+    const int r = c.rank - 1;
+    if (r >= 0 && bc->stride_a[i] * bc->shape[i] == c.stride_a[r] &&
+        bc->stride_b[i] * bc->shape[i] == c.stride_b[r]) {
+      c.shape[r] *= bc->shape[i];
+      c.stride_a[r] = bc->stride_a[i];
+      c.stride_b[r] = bc->stride_b[i];
+      continue;
+    }
+    c.shape[c.rank] = bc->shape[i];
+    c.stride_a[c.rank] = bc->stride_a[i];
+    c.stride_b[c.rank] = bc->stride_b[i];
+    ++c.rank;
+  }
+  if (c.rank == 0) { /* one element */
+    c.rank = 1;
+    c.shape[0] = 1;
+    c.stride_a[0] = c.stride_b[0] = 1;
+  }
+  *bc = c;
+}
+
+/* Runs the op over the whole output: one row call per innermost row,
+ * with an odometer over the outer dims. */
+static inline void tff_binary_run(const tff_binary* op, const void* a, const void* b, void* out) {
+  const tff_bcast* bc = &op->bc;
+  const int last = bc->rank - 1;
+  const size_t inner = (size_t)bc->shape[last];
+  size_t rows = 1;
+  for (int d = 0; d < last; ++d) rows *= (size_t)bc->shape[d];
+  const char* pa = (const char*)a;
+  const char* pb = (const char*)b;
+  char* po = (char*)out;
+  const int a_row = bc->stride_a[last] != 0, b_row = bc->stride_b[last] != 0;
+  int idx[TFF_MAX_BCAST_DIMS] = {0};
+  size_t ia = 0, ib = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    op->row(pa + ia * op->elsize, pb + ib * op->elsize, po + r * inner * op->elsize, inner,
+            a_row, b_row, op->params);
+    for (int d = last - 1; d >= 0; --d) {
+      ia += (size_t)bc->stride_a[d];
+      ib += (size_t)bc->stride_b[d];
+      if (++idx[d] < bc->shape[d]) break;
+      ia -= (size_t)bc->stride_a[d] * (size_t)bc->shape[d];
+      ib -= (size_t)bc->stride_b[d] * (size_t)bc->shape[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/* Checks arity, presence and matching types; shapes the output (any rank
+ * when the input shapes are equal, else broadcast up to 6 dims) and sets
+ * op->bc and op->elsize. The caller fills op->row and op->params. */
+static inline TfLiteStatus tff_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
+                                              const char* name, tff_binary* op) {
+  TF_LITE_ENSURE_MSG(ctx, tff_num_inputs(node) == 2 && tff_num_outputs(node) == 1,
+                     "%s: expected 2 inputs and 1 output, got %d and %d", name,
+                     tff_num_inputs(node), tff_num_outputs(node));
+  const TfLiteTensor* a = tff_input(ctx, node, 0);
+  const TfLiteTensor* b = tff_input(ctx, node, 1);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  TF_LITE_ENSURE_MSG(ctx, a && b && out, "%s: an input or the output is missing", name);
+  TF_LITE_ENSURE_MSG(ctx, a->type == b->type && a->type == out->type,
+                     "%s: input types %s and %s and output type %s must be equal", name,
+                     TfLiteTypeGetName(a->type), TfLiteTypeGetName(b->type),
+                     TfLiteTypeGetName(out->type));
+  if (TfLiteIntArrayEqual(a->dims, b->dims)) {
+    const size_t n = tff_num_elements(a->dims);
+    TF_LITE_ENSURE_MSG(ctx, n <= INT_MAX, "%s: %zu elements is too many", name, n);
+    op->bc = (tff_bcast){.rank = 1, .shape = {(int)n}, .stride_a = {1}, .stride_b = {1}};
+    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, a->dims->size, a->dims->data));
+  } else {
+    TF_LITE_ENSURE_OK(ctx, tff_bcast_prepare(ctx, a->dims, b->dims, &op->bc));
+    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, op->bc.rank, op->bc.shape));
+    tff_bcast_collapse(&op->bc);
+  }
+  switch (a->type) {
+    case kTfLiteFloat32: case kTfLiteInt32: op->elsize = 4; break;
+    case kTfLiteInt8: op->elsize = 1; break;
+    default:
+      TF_LITE_KERNEL_LOG(ctx, "%s: type %s is not supported (float32, int32, int8)", name,
+                         TfLiteTypeGetName(a->type));
+      return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+/* Ends prepare: with every input constant, the output becomes persistent
+ * and is computed now (TFLite folds MUL alike). */
+static inline TfLiteStatus tff_binary_fold(TfLiteContext* ctx, TfLiteNode* node,
+                                           const tff_binary* op) {
+  if (!tff_inputs_constant(ctx, node)) return kTfLiteOk;
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  TF_LITE_ENSURE_OK(ctx, tff_resize_output_persistent(ctx, out, out->dims->size, out->dims->data));
+  tff_binary_run(op, tff_input(ctx, node, 0)->data.data, tff_input(ctx, node, 1)->data.data,
+                 out->data.data);
+  return kTfLiteOk;
+}
+
+static inline TfLiteStatus tff_binary_invoke(TfLiteContext* ctx, TfLiteNode* node,
+                                             const tff_binary* op) {
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (out->allocation_type == kTfLitePersistentRo) return kTfLiteOk; /* folded */
+  tff_binary_run(op, tff_input(ctx, node, 0)->data.data, tff_input(ctx, node, 1)->data.data,
+                 out->data.data);
+  return kTfLiteOk;
+}
+
+/* Fused-activation bounds of the float32 and int32 kernels. */
+typedef union tff_clamp {
+  struct { float lo, hi; } f;
+  struct { int32_t lo, hi; } i;
+} tff_clamp;
+
+/* TFLite's CalculateActivationRange<int32_t>: RELU [0, max], RELU6 [0, 6],
+ * RELU_N1_TO_1 [-1, 1], anything else unclamped. */
+static inline void tff_act_range_i32(TfLiteFusedActivation act, int32_t* lo, int32_t* hi) {
+  *lo = INT32_MIN;
+  *hi = INT32_MAX;
+  if (act == kTfLiteActRelu || act == kTfLiteActRelu6) *lo = 0;
+  if (act == kTfLiteActRelu6) *hi = 6;
+  if (act == kTfLiteActReluN1To1) *lo = -1, *hi = 1;
+}
+
+/* The common head of ADD/SUB/MUL prepare: tff_binary_prepare, the fused
+ * activation (the first member of TfLiteAddParams, TfLiteSubParams and
+ * TfLiteMulParams alike), and for float32/int32 the bounds in *c and the
+ * row kernel. For int8 op->row stays NULL: the caller sets it up. */
+static inline TfLiteStatus tff_binary_prepare_common(TfLiteContext* ctx, TfLiteNode* node,
+                                                     const char* name, tff_binary* op,
+                                                     tff_clamp* c, tff_row_fn f32_row,
+                                                     tff_row_fn i32_row,
+                                                     TfLiteFusedActivation* act) {
+  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare(ctx, node, name, op));
+  const TfLiteMulParams* params = (const TfLiteMulParams*)node->builtin_data;
+  *act = params ? params->activation : kTfLiteActNone;
+  op->row = NULL;
+  op->params = c;
+  switch (tff_output(ctx, node, 0)->type) {
+    case kTfLiteFloat32:
+      tff_act_range_float(*act, &c->f.lo, &c->f.hi);
+      /* TFLite's builtin kernels clamp even without an activation, to the
+       * finite range (infinities become ±FLT_MAX); XNNPACK, which AUTO
+       * gives activations up to RELU6, keeps infinities. */
+      if (tff_numerics_ref(ctx) || *act > kTfLiteActRelu6) {
+        c->f.lo = c->f.lo < -FLT_MAX ? -FLT_MAX : c->f.lo;
+        c->f.hi = c->f.hi > FLT_MAX ? FLT_MAX : c->f.hi;
+      }
+      op->row = f32_row;
+      break;
+    case kTfLiteInt32:
+      tff_act_range_i32(*act, &c->i.lo, &c->i.hi);
+      op->row = i32_row;
+      break;
+    default:
+      break;
+  }
+  return kTfLiteOk;
+}
+
+/* Scale finite and > 0, zero point an int8 code: what the formulas assume. */
+static inline TfLiteStatus tff_check_q8(TfLiteContext* ctx, const char* name, const char* what,
+                                        const TfLiteTensor* t) {
+  const float s = tff_scale(t);
+  const int32_t z = tff_zero_point(t);
+  TF_LITE_ENSURE_MSG(ctx, isfinite(s) && s > 0.0f, "%s: %s scale %g must be finite and > 0",
+                     name, what, (double)s);
+  TF_LITE_ENSURE_MSG(ctx, z >= INT8_MIN && z <= INT8_MAX,
+                     "%s: %s zero point %d is outside [-128, 127]", name, what, (int)z);
+  return kTfLiteOk;
+}
+
+/* TFLite's int8 bounds of a fused activation (half away from zero). TANH,
+ * SIGN_BIT and SIGMOID are not applied by TFLite's ADD/SUB/MUL: no clamp.
+ * Like TFLite's Quantize(), bounds past int32 are an error. */
+static inline TfLiteStatus tff_binary_act_q8(TfLiteContext* ctx, const char* name,
+                                             TfLiteFusedActivation act, const TfLiteTensor* out,
+                                             int32_t* lo, int32_t* hi) {
+  if (act != kTfLiteActRelu && act != kTfLiteActRelu6 && act != kTfLiteActReluN1To1) {
+    *lo = INT8_MIN;
+    *hi = INT8_MAX;
+    return kTfLiteOk;
+  }
+  const float bound = act == kTfLiteActRelu6 ? 6.0f : 1.0f; /* RELU needs only Q(0) */
+  TF_LITE_ENSURE_MSG(ctx, act == kTfLiteActRelu || bound / tff_scale(out) < 2147483648.0f,
+                     "%s: output scale %g is too small for the fused activation", name,
+                     (double)tff_scale(out));
+  return tff_act_range_quant(ctx, act, out, lo, hi);
+}
+
+/* ---- ADD and SUB ---- */
+
+/* int8 params. Reference (TFLite add.cc/sub.cc, docs/numerics.md §1.6):
+ *   o = MBQM(MBQM(da·2^20, ma, ea) + MBQM(±db·2^20, mb, eb), mo, eo) + zo
+ * with da = a − za, db = b − zb; MBQM is odd, so SUB negates db's shift.
+ * XNNPACK (its qs8 vadd; SUB negates b's multiplier):
+ *   o = ((xa·da + xb·db + 2^(S−1)) >> S) + zo. */
+typedef struct tff_addsub_q8 {
+  int32_t za, zb, zo, lo, hi;
+  int32_t ma, mb, mo, shift_b; /* reference; shift_b = ±2^20 */
+  int ea, eb, eo;
+  int32_t xa, xb, round, s; /* XNNPACK */
+} tff_addsub_q8;
+
+typedef struct tff_addsub {
+  tff_binary op;
+  union {
+    tff_addsub_q8 q8;
+    tff_clamp c;
+  } p;
+} tff_addsub;
+
+static inline int8_t tff_addsub_q8_ref(int8_t a, int8_t b, const tff_addsub_q8* p) {
+  const int32_t ua = tff_mbqm((a - p->za) * (1 << 20), p->ma, p->ea);
+  const int32_t ub = tff_mbqm((b - p->zb) * p->shift_b, p->mb, p->eb);
+  const int32_t o = tff_mbqm(ua + ub, p->mo, p->eo) + p->zo;
+  return (int8_t)(o < p->lo ? p->lo : (o > p->hi ? p->hi : o));
+}
+
+/* Arithmetic shift of a negative sum: floor, as XNNPACK's math_asr_s32. */
+static inline int8_t tff_addsub_q8_xnn(int8_t a, int8_t b, const tff_addsub_q8* p) {
+  const int32_t acc = p->xa * (a - p->za) + p->xb * (b - p->zb) + p->round;
+  const int32_t o = (acc >> p->s) + p->zo;
+  return (int8_t)(o < p->lo ? p->lo : (o > p->hi ? p->hi : o));
+}
+
+static inline float tff_add_f32(float a, float b, const tff_clamp* c) {
+  const float v = a + b;
+  return v < c->f.lo ? c->f.lo : (v > c->f.hi ? c->f.hi : v);
+}
+
+static inline float tff_sub_f32(float a, float b, const tff_clamp* c) {
+  const float v = a - b;
+  return v < c->f.lo ? c->f.lo : (v > c->f.hi ? c->f.hi : v);
+}
+
+/* int32 wraps, as TFLite's kernels do in practice (here without UB). */
+static inline int32_t tff_add_i32(int32_t a, int32_t b, const tff_clamp* c) {
+  const int32_t v = (int32_t)((uint32_t)a + (uint32_t)b);
+  return v < c->i.lo ? c->i.lo : (v > c->i.hi ? c->i.hi : v);
+}
+
+static inline int32_t tff_sub_i32(int32_t a, int32_t b, const tff_clamp* c) {
+  const int32_t v = (int32_t)((uint32_t)a - (uint32_t)b);
+  return v < c->i.lo ? c->i.lo : (v > c->i.hi ? c->i.hi : v);
+}
+
+TFF_BINARY_ROW(tff_addsub_q8_ref_row, int8_t, tff_addsub_q8, tff_addsub_q8_ref)
+TFF_BINARY_ROW(tff_addsub_q8_xnn_row, int8_t, tff_addsub_q8, tff_addsub_q8_xnn)
+TFF_BINARY_ROW(tff_add_f32_row, float, tff_clamp, tff_add_f32)
+TFF_BINARY_ROW(tff_sub_f32_row, float, tff_clamp, tff_sub_f32)
+TFF_BINARY_ROW(tff_add_i32_row, int32_t, tff_clamp, tff_add_i32)
+TFF_BINARY_ROW(tff_sub_i32_row, int32_t, tff_clamp, tff_sub_i32)
+
+/* AUTO's XNNPACK delegate takes int8 ADD/SUB when each input/output scale
+ * ratio (float) lies in [2^-10, 2^8) and the activation is at most RELU6;
+ * otherwise TFLite's builtin kernel runs and we use the reference formula. */
+static inline int tff_addsub_xnnpack(float ra, float rb, TfLiteFusedActivation act) {
+  return ra >= 0x1p-10f && ra < 0x1p8f && rb >= 0x1p-10f && rb < 0x1p8f &&
+         act <= kTfLiteActRelu6;
+}
+
+static inline TfLiteStatus tff_addsub_prepare_q8(TfLiteContext* ctx, const char* name, int sub,
+                                                 TfLiteFusedActivation act,
+                                                 const TfLiteTensor* a, const TfLiteTensor* b,
+                                                 const TfLiteTensor* out, tff_addsub* d) {
+  tff_addsub_q8* p = &d->p.q8;
+  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, name, "input 1", a));
+  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, name, "input 2", b));
+  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, name, "output", out));
+  const float sa = tff_scale(a), sb = tff_scale(b), so = tff_scale(out);
+  p->za = tff_zero_point(a);
+  p->zb = tff_zero_point(b);
+  p->zo = tff_zero_point(out);
+  const float ra = sa / so, rb = sb / so;
+  if (!tff_numerics_ref(ctx) && tff_addsub_xnnpack(ra, rb, act)) {
+    /* S = 20 − floor(log2(max ratio)), from the float's exponent field; the
+     * multipliers are ratio·2^S rounded to nearest even (~21 bits). */
+    const float mx = ra > rb ? ra : rb;
+    p->s = 20 - ilogbf(mx);
+    p->xa = (int32_t)lrintf(ldexpf(ra, p->s));
+    p->xb = (int32_t)lrintf(ldexpf(rb, p->s)) * (sub ? -1 : 1);
+    p->round = (int32_t)1 << (p->s - 1);
+    tff_act_range_quant_xnn(act, so, p->zo, INT8_MIN, INT8_MAX, &p->lo, &p->hi);
+    d->op.row = tff_addsub_q8_xnn_row;
+    return kTfLiteOk;
+  }
+  /* 2·max in float, the divisions in double, as TFLite. */
+  const double twice_max = (double)(2.0f * (sa > sb ? sa : sb));
+  const double real_out = twice_max / (double)(ldexpf(so, 20));
+  tff_quantize_multiplier((double)sa / twice_max, &p->ma, &p->ea);
+  tff_quantize_multiplier((double)sb / twice_max, &p->mb, &p->eb);
+  tff_quantize_multiplier(real_out, &p->mo, &p->eo);
+  /* TFLite aborts on an ADD output multiplier >= 1 (CHECK); a SUB one may
+   * exceed 1, within the 31-bit left shift MBQM can do. */
+  TF_LITE_ENSURE_MSG(ctx, isfinite(twice_max) && real_out > 0.0 &&
+                          (sub ? p->eo <= 30 : real_out < 1.0),
+                     "%s: output scale %g does not fit input scales %g and %g", name,
+                     (double)so, (double)sa, (double)sb);
+  p->shift_b = sub ? -(1 << 20) : (1 << 20);
+  TF_LITE_ENSURE_OK(ctx, tff_binary_act_q8(ctx, name, act, out, &p->lo, &p->hi));
+  d->op.row = tff_addsub_q8_ref_row;
+  return kTfLiteOk;
+}
+
+/* Whole prepare of ADD (sub = 0) and SUB (sub = 1). */
+static inline TfLiteStatus tff_addsub_prepare(TfLiteContext* ctx, TfLiteNode* node,
+                                              const char* name, int sub) {
+  tff_addsub* d = (tff_addsub*)node->user_data;
+  TF_LITE_ENSURE_MSG(ctx, d != NULL, "%s: out of memory", name);
+  TfLiteFusedActivation act;
+  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare_common(
+                             ctx, node, name, &d->op, &d->p.c, sub ? tff_sub_f32_row : tff_add_f32_row,
+                             sub ? tff_sub_i32_row : tff_add_i32_row, &act));
+  if (d->op.row == NULL) {
+    d->op.params = &d->p.q8;
+    TF_LITE_ENSURE_OK(ctx, tff_addsub_prepare_q8(ctx, name, sub, act, tff_input(ctx, node, 0),
+                                                 tff_input(ctx, node, 1),
+                                                 tff_output(ctx, node, 0), d));
+  }
+  return tff_binary_fold(ctx, node, &d->op);
+}
+
+static inline TfLiteStatus tff_addsub_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  return tff_binary_invoke(ctx, node, &((const tff_addsub*)node->user_data)->op);
+}
+
+static inline void* tff_addsub_init(TfLiteContext* ctx, const char* buf, size_t len) {
+  (void)ctx, (void)buf, (void)len;
+  return calloc(1, sizeof(tff_addsub));
+}
+
+static inline void tff_addsub_free(TfLiteContext* ctx, void* data) {
+  (void)ctx;
+  free(data);
+}
+
+#endif /* TFLITE_FAST_OPS_BINARY_COMMON_H_ */

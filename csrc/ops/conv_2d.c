@@ -1,0 +1,267 @@
+/* CONV_2D over NHWC: float, int8 (per-channel or per-tensor weights) and
+ * hybrid (float activations, int8 weights), grouped when the input has a
+ * multiple of the filter's channels. The filter [out][kh][kw][in/groups] is
+ * packed per group at prepare (at each invoke for a float filter computed at
+ * run time); each output pixel is one GEMM row over the taps' input pixels,
+ * so a 1x1 stride-1 conv is a plain GEMM over its input pixels in place.
+ * Numerics: conv_common.h. */
+#include "conv_common.h"
+#include "ops.h"
+
+#define OP "CONV_2D"
+
+typedef struct {
+  tff_conv_kind kind;
+  tff_conv_geom g;
+  int groups, cin_g, cout_g, cout;
+  int pack_at_invoke;  /* float filter that is not constant */
+  size_t group_elems;  /* packed weights per group */
+  void* packed;        /* weights, tff_pack layout, group after group */
+  int32_t* wsum;       /* per output channel: Σ weights (int8, hybrid) */
+  int32_t* init;       /* per output channel: bias − z·Σw (int8, hybrid) */
+  int32_t* acc;        /* one output pixel of int32 accumulators */
+  const void** taps;   /* one input pointer per filter tap */
+  void* pad;           /* in_c values of the input's zero, read by padding taps */
+  float* wscales;      /* hybrid: filter scales (one when per-tensor) */
+  int per_channel;
+  tff_requant rq;      /* int8 */
+  tff_hybrid_quant hq; /* hybrid */
+  int per_pixel;       /* hybrid: quantize each input pixel on its own, not the image */
+  float lo, hi;        /* float and hybrid clamp */
+} OpData;
+
+static void release(OpData* d) {
+  free(d->packed);
+  free(d->wsum);
+  free(d->init);
+  free(d->acc);
+  free(d->taps);
+  free(d->pad);
+  free(d->wscales);
+  tff_requant_free(&d->rq);
+  memset(d, 0, sizeof(*d));
+}
+
+static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
+  (void)ctx, (void)buf, (void)len;
+  return calloc(1, sizeof(OpData));
+}
+
+static void free_data(TfLiteContext* ctx, void* data) {
+  (void)ctx;
+  if (data) release((OpData*)data);
+  free(data);
+}
+
+static void pack(OpData* d, const TfLiteTensor* filter) {
+  const int k = d->g.k_h * d->g.k_w * d->cin_g;
+  for (int grp = 0; grp < d->groups; ++grp) {
+    const size_t src = (size_t)grp * d->cout_g * k, dst = grp * d->group_elems;
+    if (d->kind == TFF_CONV_FLOAT)
+      tff_pack_f32(d->cout_g, k, filter->data.f + src, (float*)d->packed + dst);
+    else
+      tff_pack_s8(d->cout_g, k, filter->data.int8 + src, (int8_t*)d->packed + dst);
+  }
+}
+
+/* Packs a constant filter and allocates the per-pixel buffers. */
+static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
+                                  const TfLiteTensor* filter) {
+  const int k = d->g.k_h * d->g.k_w * d->cin_g;
+  const size_t esz = d->kind == TFF_CONV_FLOAT ? sizeof(float) : 1;
+  d->group_elems = tff_packed_elems(d->cout_g, k);
+  d->packed = malloc(d->groups * d->group_elems * esz);
+  d->acc = malloc((size_t)d->cout * sizeof(int32_t));
+  d->taps = malloc((size_t)d->g.k_h * d->g.k_w * sizeof(void*));
+  d->pad = calloc((size_t)d->g.in_c, esz);
+  TF_LITE_ENSURE_MSG(ctx, d->packed && d->acc && d->taps && d->pad, OP ": out of memory");
+  if (!d->pack_at_invoke) pack(d, filter);
+  if (d->kind == TFF_CONV_FLOAT) return kTfLiteOk;
+  d->wsum = malloc((size_t)d->cout * sizeof(int32_t));
+  d->init = malloc((size_t)d->cout * sizeof(int32_t));
+  TF_LITE_ENSURE_MSG(ctx, d->wsum && d->init, OP ": out of memory");
+  tff_row_sums_s8(d->cout, k, filter->data.int8, d->wsum);
+  if (d->kind == TFF_CONV_INT8) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
+  return kTfLiteOk;
+}
+
+static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  const TfLiteConvParams* p = (const TfLiteConvParams*)node->builtin_data;
+  release(d);
+  TF_LITE_ENSURE_MSG(ctx, tff_num_inputs(node) == 2 || tff_num_inputs(node) == 3,
+                     OP ": expected 2 or 3 inputs, got %d", tff_num_inputs(node));
+  TF_LITE_ENSURE_MSG(ctx, tff_num_outputs(node) == 1, OP ": expected 1 output, got %d",
+                     tff_num_outputs(node));
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  const TfLiteTensor* filter = tff_input(ctx, node, 1);
+  const TfLiteTensor* bias = tff_input(ctx, node, 2);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  TF_LITE_ENSURE_MSG(ctx, in && filter && out && p, OP ": input, filter and output are required");
+  TF_LITE_ENSURE_MSG(ctx, tff_rank(in) == 4, OP ": input must be 4-D (NHWC), got rank %d",
+                     tff_rank(in));
+  TF_LITE_ENSURE_MSG(ctx, tff_rank(filter) == 4,
+                     OP ": filter must be 4-D [out, h, w, in], got rank %d", tff_rank(filter));
+  TF_LITE_ENSURE_OK(ctx, tff_conv_kind_of(ctx, OP, in, filter, out, &d->kind));
+  TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
+  d->pack_at_invoke = !(tff_is_constant(filter) && filter->data.data);
+  TF_LITE_ENSURE_MSG(ctx, !d->pack_at_invoke || d->kind == TFF_CONV_FLOAT,
+                     OP ": an int8 filter must be a constant tensor");
+
+  d->cout = tff_dim(filter, 0);
+  d->cin_g = tff_dim(filter, 3);
+  TF_LITE_ENSURE_OK(ctx, tff_conv_geom_prepare(ctx, OP, p->padding, p->stride_height,
+                                               p->stride_width, p->dilation_height_factor,
+                                               p->dilation_width_factor, in, tff_dim(filter, 1),
+                                               tff_dim(filter, 2), &d->g));
+  TF_LITE_ENSURE_MSG(ctx, d->cout > 0 && d->cin_g > 0,
+                     OP ": filter shape [%d, %d, %d, %d] has an empty dimension", d->cout,
+                     d->g.k_h, d->g.k_w, d->cin_g);
+  TF_LITE_ENSURE_MSG(ctx, d->g.in_c % d->cin_g == 0,
+                     OP ": input channels %d are not a multiple of the filter's %d", d->g.in_c,
+                     d->cin_g);
+  d->groups = d->g.in_c / d->cin_g;
+  TF_LITE_ENSURE_MSG(ctx, d->cout % d->groups == 0,
+                     OP ": output channels %d are not a multiple of the %d groups", d->cout,
+                     d->groups);
+  d->cout_g = d->cout / d->groups;
+  TF_LITE_ENSURE_MSG(ctx, (int64_t)d->g.k_h * d->g.k_w * d->cin_g <= INT_MAX / TFF_NR,
+                     OP ": filter of %d x %d x %d is too large", d->g.k_h, d->g.k_w, d->cin_g);
+  if (bias) TF_LITE_ENSURE_OK(ctx, tff_check_bias(ctx, OP, bias, d->kind, d->cout));
+
+  const int ref = tff_numerics_ref(ctx);
+  if (d->kind == TFF_CONV_FLOAT) {
+    tff_act_range_float(p->activation, &d->lo, &d->hi);
+  } else {
+    const float* scales;
+    TF_LITE_ENSURE_OK(
+        ctx, tff_filter_scales(ctx, OP, filter, d->cout, 0, &scales, &d->per_channel));
+    if (d->kind == TFF_CONV_INT8) {
+      TF_LITE_ENSURE_OK(ctx, tff_check_act_quant(ctx, OP, "input", in));
+      TF_LITE_ENSURE_OK(ctx, tff_check_act_quant(ctx, OP, "output", out));
+      TF_LITE_ENSURE_OK(ctx, tff_requant_prepare(ctx, OP, &d->rq,
+                                                 ref ? TFF_RQ_MBQM : TFF_RQ_FP32, d->cout, in,
+                                                 scales, d->per_channel, out, p->activation));
+    } else {
+      const int n = d->per_channel ? d->cout : 1;
+      d->wscales = malloc((size_t)n * sizeof(float));
+      TF_LITE_ENSURE_MSG(ctx, d->wscales, OP ": out of memory");
+      memcpy(d->wscales, scales, (size_t)n * sizeof(float));
+      /* AUTO runs hybrid CONV_2D in XNNPACK. TFLite's kernel quantizes
+       * asymmetrically when the channel scales differ or the conv is grouped
+       * (its per-channel path), symmetrically otherwise. */
+      int varying = 0;
+      for (int c = 1; c < n; ++c) varying |= scales[c] != scales[0];
+      d->hq = !ref ? TFF_HYB_XNN_QD8
+                   : (varying || d->groups > 1 ? TFF_HYB_TFL_ASYM : TFF_HYB_TFL_SYM);
+      /* XNNPACK rewrites an ungrouped 1x1 stride-1 conv (unless 1 channel in
+       * and out) into FULLY_CONNECTED, which quantizes per row: per pixel. */
+      d->per_pixel = !ref && d->groups == 1 && d->g.k_h == 1 && d->g.k_w == 1 &&
+                     d->g.stride_h == 1 && d->g.stride_w == 1 && d->cin_g + d->cout > 2;
+      tff_act_range_float(p->activation, &d->lo, &d->hi);
+    }
+  }
+  const int shape[4] = {d->g.batches, d->g.out_h, d->g.out_w, d->cout};
+  TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, 4, shape));
+  TF_LITE_ENSURE_OK(ctx, alloc_buffers(ctx, d, in, filter));
+  /* Last: AddTensors may move the tensor array under in/filter/out. */
+  if (d->kind != TFF_CONV_HYBRID) return kTfLiteOk;
+  const size_t pixels = d->per_pixel ? 1 : (size_t)d->g.in_h * d->g.in_w;
+  return tff_scratch_request(ctx, node, 0, pixels * d->g.in_c);
+}
+
+/* One output pixel: the GEMM of every group, then the epilogue. */
+static void conv_pixel(OpData* d, const float* bias, float dq, void* outp) {
+  const int ntaps = d->g.k_h * d->g.k_w;
+  for (int grp = 0; grp < d->groups; ++grp) {
+    const size_t off = (size_t)grp * d->cin_g, oc = (size_t)grp * d->cout_g;
+    if (d->kind == TFF_CONV_FLOAT) {
+      tff_igemm_f32(d->cout_g, ntaps, d->cin_g, d->taps, off,
+                    (const float*)d->packed + grp * d->group_elems, bias ? bias + oc : NULL,
+                    (float*)outp + oc);
+    } else {
+      tff_igemm_s8(d->cout_g, ntaps, d->cin_g, d->taps, off,
+                   (const int8_t*)d->packed + grp * d->group_elems, d->init + oc, d->acc + oc);
+    }
+  }
+  if (d->kind == TFF_CONV_FLOAT) {
+    float* o = (float*)outp;
+    for (int c = 0; c < d->cout; ++c) {
+      const float v = o[c] < d->lo ? d->lo : o[c];
+      o[c] = v > d->hi ? d->hi : v;
+    }
+  } else if (d->kind == TFF_CONV_INT8) {
+    tff_requant_row(&d->rq, d->acc, d->cout, (int8_t*)outp);
+  } else {
+    tff_hybrid_row(d->hq, d->acc, d->cout, dq, d->wscales, d->per_channel, bias, d->lo, d->hi,
+                   (float*)outp);
+  }
+}
+
+/* Hybrid 1x1 stride-1 conv as XNNPACK runs it: output pixel p reads input
+ * pixel p alone, quantized on its own. */
+static void hybrid_per_pixel(OpData* d, const float* in, size_t pixels, const float* bias,
+                             int8_t* q, float* out) {
+  d->taps[0] = q;
+  for (size_t p = 0; p < pixels; ++p) {
+    float dq;
+    int32_t zp;
+    tff_quantize_qd8(in + p * d->g.in_c, d->g.in_c, q, &dq, &zp);
+    tff_fold_zero_point(d->cout, NULL, zp, d->wsum, d->init);
+    conv_pixel(d, bias, dq, out + p * d->cout);
+  }
+}
+
+static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  const TfLiteTensor* bias = tff_input(ctx, node, 2);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  const tff_conv_geom* g = &d->g;
+  if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
+  if (d->pack_at_invoke) pack(d, tff_input(ctx, node, 1));
+  const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
+  const size_t out_pixel = (size_t)d->cout * (d->kind == TFF_CONV_INT8 ? 1 : sizeof(float));
+  const size_t tap_pixel = (size_t)g->in_c * (d->kind == TFF_CONV_FLOAT ? sizeof(float) : 1);
+  const float* fbias = bias && d->kind != TFF_CONV_INT8 ? bias->data.f : NULL;
+  if (d->per_pixel) {
+    hybrid_per_pixel(d, in->data.f, (size_t)g->batches * g->in_h * g->in_w, fbias,
+                     (int8_t*)tff_scratch(ctx, node, 0), out->data.f);
+    return kTfLiteOk;
+  }
+  if (d->kind == TFF_CONV_INT8)
+    tff_fold_zero_point(d->cout, bias ? bias->data.i32 : NULL, in->params.zero_point, d->wsum,
+                        d->init);
+  char* outp = out->data.raw;
+  for (int b = 0; b < g->batches; ++b) {
+    const char* image;
+    float dq = 1.0f;
+    if (d->kind == TFF_CONV_HYBRID) {
+      int8_t* q = (int8_t*)tff_scratch(ctx, node, 0);
+      int32_t zp = 0;
+      tff_quantize_hybrid(d->hq, in->data.f + b * in_image, in_image, q, &dq, &zp);
+      memset(d->pad, (int8_t)zp, g->in_c);
+      tff_fold_zero_point(d->cout, NULL, zp, d->wsum, d->init);
+      image = (const char*)q;
+    } else {
+      image = in->data.raw + b * in_image * (tap_pixel / g->in_c);
+    }
+    for (int oy = 0; oy < g->out_h; ++oy) {
+      for (int ox = 0; ox < g->out_w; ++ox, outp += out_pixel) {
+        tff_conv_taps(g, image, tap_pixel, d->pad, oy, ox, d->taps);
+        conv_pixel(d, fbias, dq, outp);
+      }
+    }
+  }
+  return kTfLiteOk;
+}
+
+const TfLiteRegistration* tff_register_CONV_2D(void) {
+  static const TfLiteRegistration r = {.init = init,
+                                       .free = free_data,
+                                       .prepare = prepare,
+                                       .invoke = eval,
+                                       .builtin_code = kTfLiteBuiltinConv2d,
+                                       .version = 1};
+  return &r;
+}

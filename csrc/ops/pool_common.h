@@ -1,0 +1,96 @@
+/* The 2-D pooling window walk shared by AVERAGE_POOL_2D and MAX_POOL_2D
+ * (TFLite pooling.cc): NHWC, SAME/VALID padding, and padding taps skipped,
+ * so every window is the in-image part of filter_h x filter_w. With SAME or
+ * VALID padding each window holds at least one pixel.
+ *
+ * An op supplies a tff_pool_kernel: begin() resets the accumulators of one
+ * output pixel, tap() folds one input pixel (a vector of `channels` values)
+ * into them, end() writes the output pixel from them and the tap count. */
+#ifndef TFLITE_FAST_OPS_POOL_COMMON_H_
+#define TFLITE_FAST_OPS_POOL_COMMON_H_
+
+#include "kernel_util.h"
+
+typedef struct tff_pool_geom {
+  int batches, in_h, in_w, channels;
+  int out_h, out_w;
+  int stride_h, stride_w, filter_h, filter_w;
+  int pad_h, pad_w;   /* padding rows / columns before the first pixel */
+  float flo, fhi;     /* float activation bounds */
+} tff_pool_geom;
+
+typedef struct tff_pool_kernel {
+  void (*begin)(const void* op, int channels, void* out);
+  void (*tap)(const void* op, const void* pixel, int channels, void* out);
+  void (*end)(const void* op, int count, int channels, void* out);
+} tff_pool_kernel;
+
+/* Validates the node as TFLite's GenericPrepare does, fills g (g == NULL when
+ * init failed) and sizes the output [N, out_h, out_w, C]. */
+static inline TfLiteStatus tff_pool_prepare(TfLiteContext* ctx, TfLiteNode* node,
+                                            tff_pool_geom* g) {
+  TF_LITE_ENSURE(ctx, g != NULL);
+  TF_LITE_ENSURE_EQ(ctx, tff_num_inputs(node), 1);
+  TF_LITE_ENSURE_EQ(ctx, tff_num_outputs(node), 1);
+  const TfLitePoolParams* p = (const TfLitePoolParams*)node->builtin_data;
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  TF_LITE_ENSURE(ctx, p != NULL && in != NULL && out != NULL);
+  TF_LITE_ENSURE_MSG(ctx, tff_rank(in) == 4, "input must be 4-D (NHWC), got rank %d",
+                     tff_rank(in));
+  TF_LITE_ENSURE_TYPES_EQ(ctx, in->type, out->type);
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 || in->type == kTfLiteInt8,
+                     "type %s not supported (float32, int8)", TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_MSG(ctx, p->stride_height > 0 && p->stride_width > 0,
+                     "strides must be positive, got %dx%d", p->stride_height, p->stride_width);
+  TF_LITE_ENSURE_MSG(ctx, p->filter_height > 0 && p->filter_width > 0,
+                     "filter size must be positive, got %dx%d", p->filter_height,
+                     p->filter_width);
+  TF_LITE_ENSURE_MSG(ctx, p->padding == kTfLitePaddingSame || p->padding == kTfLitePaddingValid,
+                     "unknown padding %d", (int)p->padding);
+  g->batches = tff_dim(in, 0);
+  g->in_h = tff_dim(in, 1);
+  g->in_w = tff_dim(in, 2);
+  g->channels = tff_dim(in, 3);
+  g->stride_h = p->stride_height;
+  g->stride_w = p->stride_width;
+  g->filter_h = p->filter_height;
+  g->filter_w = p->filter_width;
+  g->out_h = tff_conv_out_size(p->padding, g->in_h, g->filter_h, g->stride_h, 1);
+  g->out_w = tff_conv_out_size(p->padding, g->in_w, g->filter_w, g->stride_w, 1);
+  int odd;
+  g->pad_h = tff_conv_pad(g->stride_h, 1, g->in_h, g->filter_h, g->out_h, &odd);
+  g->pad_w = tff_conv_pad(g->stride_w, 1, g->in_w, g->filter_w, g->out_w, &odd);
+  tff_act_range_float(p->activation, &g->flo, &g->fhi);
+  const int dims[4] = {g->batches, g->out_h, g->out_w, g->channels};
+  return tff_resize_output(ctx, out, 4, dims);
+}
+
+/* Runs kernel k over every output pixel; elem is the element size in bytes. */
+static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void* input,
+                                void* output, const tff_pool_kernel* k, const void* op) {
+  const size_t pixel = (size_t)g->channels * elem;
+  const size_t row = (size_t)g->in_w * pixel;
+  char* out = (char*)output;
+  for (int b = 0; b < g->batches; ++b) {
+    const char* image = (const char*)input + (size_t)b * g->in_h * row;
+    for (int oy = 0; oy < g->out_h; ++oy) {
+      const int ys = oy * g->stride_h - g->pad_h;
+      const int y0 = ys > 0 ? ys : 0;
+      const int y1 = ys + g->filter_h < g->in_h ? ys + g->filter_h : g->in_h;
+      for (int ox = 0; ox < g->out_w; ++ox) {
+        const int xs = ox * g->stride_w - g->pad_w;
+        const int x0 = xs > 0 ? xs : 0;
+        const int x1 = xs + g->filter_w < g->in_w ? xs + g->filter_w : g->in_w;
+        k->begin(op, g->channels, out);
+        for (int y = y0; y < y1; ++y) {
+          for (int x = x0; x < x1; ++x) k->tap(op, image + y * row + x * pixel, g->channels, out);
+        }
+        k->end(op, (y1 - y0) * (x1 - x0), g->channels, out);
+        out += pixel;
+      }
+    }
+  }
+}
+
+#endif /* TFLITE_FAST_OPS_POOL_COMMON_H_ */

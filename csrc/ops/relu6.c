@@ -1,0 +1,18 @@
+/* RELU6: min(max(x, 0), 6) for float32; int8/uint8 requantized to the output
+ * scale and clamped to the quantized [0, 6] (the RELU family, unary_common.h). */
+#include "ops.h"
+#include "unary_common.h"
+
+static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  return tff_relu_prepare(ctx, node, "RELU6", kTfLiteActRelu6);
+}
+
+const TfLiteRegistration* tff_register_RELU6(void) {
+  static const TfLiteRegistration r = {.init = tff_unary_init,
+                                       .free = tff_unary_free,
+                                       .prepare = prepare,
+                                       .invoke = tff_relu_invoke,
+                                       .builtin_code = kTfLiteBuiltinRelu6,
+                                       .version = 1};
+  return &r;
+}

@@ -1,0 +1,200 @@
+/* SOFTMAX over the last dim: float32, and int8 in with int8 out at scale 1/256,
+ * zero point -128 (TFLite activations.cc). docs/numerics.md §1.8:
+ *  - reference (BUILTIN_REF): TFLite's fixed point, built here from gemmlowp's
+ *    fixedpoint.h semantics: the input difference to the row max rescaled to
+ *    Q5.26, exp_on_negative_values, a Q12.19 sum, 1/sum by Newton-Raphson.
+ *  - default (AUTO: XNNPACK takes only float softmax, so the builtin kernel
+ *    runs): a float table T[d] = expf(-s_in*beta*d) of the 256 differences,
+ *    a float row sum, round_half_away(T*inv) + z_out.
+ *
+ * Where TFLite's reference aborts the process, this computes the same
+ * formula's natural answer instead:
+ *  - beta*s_in*2^26 <= 1 fails TFLite's QuantizeMultiplierGreaterThanOne
+ *    check in prepare (mobilenet_v2_int8: s_in = 7.8e-9). Here the rescale is
+ *    the plain double-rounding MBQM, whose exponent may then be negative.
+ *  - a row whose exp sum reaches 2^28 in Q12.19 (512.0) needs a right shift
+ *    past 31 and fails a TFLITE_CHECK in invoke. The exact shift gives 0 for
+ *    every element, so the whole row is -128 (every probability <= 1/512,
+ *    which is below half an output step of 1/256). */
+#include "kernel_util.h"
+#include "ops.h"
+
+typedef struct OpData {
+  int fixed_point;   /* int8 reference kernel */
+  float beta;
+  int32_t mult;      /* reference: (mult, shift) = QM(beta*s_in*2^26), diff_min */
+  int shift;
+  int32_t diff_min;
+  float out_scale;   /* default: the table and the output quantization */
+  int32_t out_zp;
+  float table[256];
+} OpData;
+
+/* gemmlowp's saturating multiply by 2^k (k > 0) of a Q-format raw value. */
+static int32_t sat_shl(int32_t v, int k) {
+  const int32_t limit = (int32_t)((1u << (31 - k)) - 1);
+  return v > limit ? INT32_MAX : (v < -limit ? INT32_MIN : (int32_t)((uint32_t)v << k));
+}
+
+/* exp(a) for a in [-1/4, 0), Q0.31: Taylor series around -1/8 to degree 4. */
+static int32_t exp_quarter(int32_t a) {
+  const int32_t exp_m1_8 = 1895147668, one_third = 715827883;
+  const int32_t x = a + (1 << 28);
+  const int32_t x2 = tff_srdhm(x, x), x3 = tff_srdhm(x2, x), x4 = tff_srdhm(x2, x2);
+  const int32_t poly = tff_rdbpot(tff_srdhm(tff_rdbpot(x4, 2) + x3, one_third) + x2, 1);
+  return exp_m1_8 + tff_srdhm(exp_m1_8, x + poly);
+}
+
+/* exp(a) for a <= 0 in Q5.26, result Q0.31: exp of (a mod 1/4) - 1/4 times
+ * exp(-2^k) for each bit k = -2..4 of the remaining multiple of 1/4. */
+static int32_t exp_negative(int32_t a) {
+  static const int32_t exp_m2k[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                     39332535,   720401,     242};
+  const int32_t quarter = 1 << 24;
+  const int32_t r = (a & (quarter - 1)) - quarter;
+  const int32_t rest = r - a;
+  int32_t e = exp_quarter(r * 32); /* Q5.26 -> Q0.31, exact for |r| <= 1/4 */
+  for (int k = 0; k < 7; ++k) {
+    if (rest & (1 << (24 + k))) e = tff_srdhm(e, exp_m2k[k]);
+  }
+  return a == 0 ? INT32_MAX : e;
+}
+
+/* TFLite GetReciprocal: 1/sum for a Q12.19 sum >= 1, as a Q0.31 value R with
+ * 1/sum = R * 2^-bits; gemmlowp one_over_one_plus_x_for_x_in_0_1 does 1/(1+x). */
+static int32_t reciprocal(int32_t sum, int* bits) {
+  int h = 0;
+  while (!(((uint32_t)sum << h) & 0x80000000u)) ++h; /* sum > 0 */
+  *bits = 12 - h;
+  const int32_t x = (int32_t)(((uint32_t)sum << h) - (1u << 31));
+  const int32_t half_den = (int32_t)(((int64_t)x + INT32_MAX + 1) / 2); /* (1+x)/2 */
+  int32_t r = 1515870810 + tff_srdhm(half_den, -1010580540);            /* 48/17 - 32/17 h, Q2.29 */
+  for (int i = 0; i < 3; ++i) {
+    const int32_t one_minus = (1 << 29) - tff_srdhm(half_den, r);
+    r += sat_shl(tff_srdhm(r, one_minus), 2);
+  }
+  return sat_shl(r, 1);
+}
+
+static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int n) {
+  int8_t max = INT8_MIN;
+  for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
+  int64_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    const int32_t diff = x[i] - max;
+    if (diff >= d->diff_min) sum += tff_rdbpot(exp_negative(tff_mbqm(diff, d->mult, d->shift)), 12);
+  }
+  if (sum >= (1 << 28)) {
+    memset(o, INT8_MIN, (size_t)n);
+    return;
+  }
+  int bits;
+  const int32_t inv = reciprocal((int32_t)sum, &bits);
+  for (int i = 0; i < n; ++i) {
+    const int32_t diff = x[i] - max;
+    int32_t v = INT8_MIN;
+    if (diff >= d->diff_min) {
+      const int32_t e = exp_negative(tff_mbqm(diff, d->mult, d->shift));
+      v = tff_rdbpot(tff_srdhm(inv, e), bits + 23) - 128;
+      v = v > INT8_MAX ? INT8_MAX : v;
+    }
+    o[i] = (int8_t)v;
+  }
+}
+
+static void softmax_table(const OpData* d, const int8_t* x, int8_t* o, int n) {
+  int max = INT8_MIN;
+  for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) sum += d->table[max - x[i]];
+  const float inv = 1.0f / (sum * d->out_scale);
+  for (int i = 0; i < n; ++i) {
+    int32_t v = (int32_t)roundf(d->table[max - x[i]] * inv) + d->out_zp;
+    v = v < INT8_MIN ? INT8_MIN : (v > INT8_MAX ? INT8_MAX : v);
+    o[i] = (int8_t)v;
+  }
+}
+
+static void softmax_f32(float beta, const float* x, float* o, int n) {
+  float max = -INFINITY;
+  for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    o[i] = expf((x[i] - max) * beta);
+    sum += o[i];
+  }
+  for (int i = 0; i < n; ++i) o[i] /= sum;
+}
+
+TFF_ZEROED_INIT(init, OpData)
+
+static TfLiteStatus prepare_int8(TfLiteContext* ctx, const TfLiteTensor* in,
+                                 const TfLiteTensor* out, OpData* d) {
+  const float s_out = tff_scale(out);
+  TF_LITE_ENSURE_MSG(ctx, tff_zero_point(out) == -128 && fabsf(s_out - 1.0f / 256) <= 0.001f / 256,
+                     "int8 output needs scale 1/256 and zero point -128, got %g and %d",
+                     (double)s_out, (int)tff_zero_point(out));
+  const double real = (double)d->beta * (double)tff_scale(in) * (double)(1 << 26);
+  TF_LITE_ENSURE_MSG(ctx, real > 0.0, "beta * input scale must be positive, got %g * %g",
+                     (double)d->beta, (double)tff_scale(in));
+  d->fixed_point = tff_numerics_ref(ctx);
+  if (d->fixed_point) {
+    tff_quantize_multiplier(real < 2147483647.0 ? real : 2147483647.0, &d->mult, &d->shift);
+    /* CalculateInputRadius: differences below -radius give exp() ~ 0. */
+    const double radius = floor(31.0 * (double)(1 << 26) / ldexp(1.0, d->shift));
+    d->diff_min = -(int32_t)(radius < 2147483647.0 ? radius : 2147483647.0);
+  } else {
+    const float scale = -tff_scale(in) * d->beta;
+    for (int i = 0; i < 256; ++i) d->table[i] = expf(scale * (float)i);
+    d->out_scale = s_out;
+    d->out_zp = tff_zero_point(out);
+  }
+  return kTfLiteOk;
+}
+
+static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  TF_LITE_ENSURE(ctx, d != NULL);
+  TF_LITE_ENSURE_EQ(ctx, tff_num_inputs(node), 1);
+  TF_LITE_ENSURE_EQ(ctx, tff_num_outputs(node), 1);
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  const TfLiteSoftmaxParams* p = (const TfLiteSoftmaxParams*)node->builtin_data;
+  TF_LITE_ENSURE(ctx, in != NULL && out != NULL && p != NULL);
+  TF_LITE_ENSURE_MSG(ctx, tff_rank(in) >= 1, "input must have rank >= 1");
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 || in->type == kTfLiteInt8,
+                     "type %s not supported (float32, int8)", TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_TYPES_EQ(ctx, in->type, out->type);
+  d->beta = p->beta;
+  if (in->type == kTfLiteInt8) TF_LITE_ENSURE_OK(ctx, prepare_int8(ctx, in, out, d));
+  return tff_resize_output(ctx, out, tff_rank(in), in->dims->data);
+}
+
+static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  const OpData* d = (const OpData*)node->user_data;
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  const int n = tff_dim(in, tff_rank(in) - 1);
+  const size_t rows = n ? tff_num_elements(in->dims) / (size_t)n : 0;
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t at = r * (size_t)n;
+    if (in->type == kTfLiteFloat32) {
+      softmax_f32(d->beta, in->data.f + at, out->data.f + at, n);
+    } else if (d->fixed_point) {
+      softmax_fixed_point(d, in->data.int8 + at, out->data.int8 + at, n);
+    } else {
+      softmax_table(d, in->data.int8 + at, out->data.int8 + at, n);
+    }
+  }
+  return kTfLiteOk;
+}
+
+const TfLiteRegistration* tff_register_SOFTMAX(void) {
+  static const TfLiteRegistration r = {.init = init,
+                                       .free = tff_free_user_data,
+                                       .prepare = prepare,
+                                       .invoke = invoke,
+                                       .builtin_code = kTfLiteBuiltinSoftmax,
+                                       .version = 1};
+  return &r;
+}

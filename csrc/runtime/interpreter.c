@@ -1,0 +1,677 @@
+/* Graph construction, allocation (prepare + arena plan) and the plan loop.
+ * See interpreter.h for the API and DESIGN.md "Life of a model". */
+#include "interpreter.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../ops/ops.h"
+#include "tflite_fast/builtin_ops.h"
+
+typedef struct tff_subgraph {
+  struct tff_interpreter* it;
+  int index;
+  TfLiteContext ctx;
+  TfLiteTensor* tensors;
+  int num_tensors;
+  int cap_tensors;
+  uint8_t* owns_data;         /* per tensor: data was malloc'd here */
+  int num_nodes;
+  TfLiteNode* nodes;
+  TfLiteRegistration* regs;
+  TfLiteIntArray* plan;       /* node indices in execution order */
+  TfLiteIntArray* inputs;
+  TfLiteIntArray* outputs;
+  void* arena;
+  size_t arena_bytes;
+  tff_plan_entry* entries;
+  int num_entries;
+  int allocated;
+  TfLiteExternalContext* external[kTfLiteMaxExternalContexts];
+} tff_subgraph;
+
+struct tff_interpreter {
+  tff_model* model;
+  void* map;                  /* file mapping, or NULL for caller bytes */
+  size_t map_size;
+  int numerics;
+  int num_threads;
+  int preserve_all_tensors;
+  int num_subgraphs;
+  tff_subgraph* sgs;
+  char err[8192];
+  size_t err_len;
+};
+
+/* ---- error buffer ---- */
+
+static void clear_error(tff_interpreter* it) {
+  it->err_len = 0;
+  it->err[0] = '\0';
+}
+
+static void append_error_v(tff_interpreter* it, const char* fmt, va_list ap) {
+  if (it->err_len + 1 >= sizeof(it->err)) return;
+  const int n = vsnprintf(it->err + it->err_len, sizeof(it->err) - it->err_len, fmt, ap);
+  if (n > 0) {
+    it->err_len += (size_t)n;
+    if (it->err_len >= sizeof(it->err)) it->err_len = sizeof(it->err) - 1;
+  }
+}
+
+static void append_error(tff_interpreter* it, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  append_error_v(it, fmt, ap);
+  va_end(ap);
+}
+
+const char* tff_interpreter_error(const tff_interpreter* it) { return it->err; }
+
+/* ---- context callbacks ---- */
+
+static tff_subgraph* SG(const TfLiteContext* ctx) { return (tff_subgraph*)ctx->impl_; }
+
+int tff_numerics_ref(const TfLiteContext* ctx) {
+  return SG(ctx)->it->numerics == TFF_NUMERICS_REF;
+}
+
+static void report_error(TfLiteContext* ctx, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  append_error_v(SG(ctx)->it, fmt, ap);
+  va_end(ap);
+}
+
+static size_t tensor_bytes(const TfLiteTensor* t) {
+  size_t n = tff_type_size(t->type);
+  for (int i = 0; i < t->dims->size; ++i) {
+    const int d = t->dims->data[i];
+    if (d <= 0) return 0;
+    if (n > ((size_t)1 << 40) / (size_t)d) return (size_t)-1; /* absurd: refuse */
+    n *= (size_t)d;
+  }
+  return n;
+}
+
+static void free_owned_data(tff_subgraph* sg, int t) {
+  if (sg->owns_data[t]) {
+    free(sg->tensors[t].data.data);
+    sg->owns_data[t] = 0;
+  }
+  sg->tensors[t].data.data = NULL;
+}
+
+/* Takes ownership of new_size. Persistent tensors (computed at prepare,
+ * variables, dynamic) get their memory at once; arena tensors at planning. */
+static TfLiteStatus resize_tensor(TfLiteContext* ctx, TfLiteTensor* t, TfLiteIntArray* new_size) {
+  tff_subgraph* sg = SG(ctx);
+  const int ti = (int)(t - sg->tensors);
+  if (new_size == NULL) return kTfLiteError;
+  if (ti < 0 || ti >= sg->num_tensors) {
+    TfLiteIntArrayFree(new_size);
+    report_error(ctx, "ResizeTensor: tensor is not in this context");
+    return kTfLiteError;
+  }
+  if (t->allocation_type == kTfLiteMmapRo) {
+    TfLiteIntArrayFree(new_size);
+    report_error(ctx, "ResizeTensor: tensor %d is a constant", ti);
+    return kTfLiteError;
+  }
+  for (int i = 0; i < new_size->size; ++i) {
+    if (new_size->data[i] < 0) {
+      report_error(ctx, "ResizeTensor: tensor %d dim %d is negative (%d)", ti, i, new_size->data[i]);
+      TfLiteIntArrayFree(new_size);
+      return kTfLiteError;
+    }
+  }
+  TfLiteIntArrayFree(t->dims);
+  t->dims = new_size;
+  const size_t bytes = tensor_bytes(t);
+  if (bytes == (size_t)-1) {
+    report_error(ctx, "ResizeTensor: tensor %d is too large", ti);
+    t->bytes = 0;
+    return kTfLiteError;
+  }
+  t->bytes = bytes;
+  if (t->allocation_type == kTfLitePersistentRo || t->allocation_type == kTfLiteDynamic ||
+      t->allocation_type == kTfLiteArenaRwPersistent) {
+    free_owned_data(sg, ti);
+    t->data.data = calloc(1, bytes + TFF_ARENA_TAIL);
+    if (t->data.data == NULL) {
+      report_error(ctx, "ResizeTensor: out of memory for tensor %d (%zu bytes)", ti, bytes);
+      return kTfLiteError;
+    }
+    sg->owns_data[ti] = 1;
+  }
+  return kTfLiteOk;
+}
+
+static TfLiteStatus add_tensors(TfLiteContext* ctx, int n, int* first) {
+  tff_subgraph* sg = SG(ctx);
+  if (n < 0 || sg->num_tensors > (1 << 24) - n) return kTfLiteError;
+  const int need = sg->num_tensors + n;
+  if (need > sg->cap_tensors) {
+    const int cap = need > 2 * sg->cap_tensors ? need : 2 * sg->cap_tensors;
+    TfLiteTensor* t = (TfLiteTensor*)realloc(sg->tensors, sizeof(TfLiteTensor) * (size_t)cap);
+    if (t == NULL) return kTfLiteError;
+    sg->tensors = t;
+    uint8_t* o = (uint8_t*)realloc(sg->owns_data, (size_t)cap);
+    if (o == NULL) return kTfLiteError;
+    sg->owns_data = o;
+    sg->cap_tensors = cap;
+  }
+  for (int i = sg->num_tensors; i < need; ++i) {
+    memset(&sg->tensors[i], 0, sizeof(TfLiteTensor));
+    sg->tensors[i].dims = TfLiteIntArrayCreate(0);
+    sg->tensors[i].buffer_handle = kTfLiteNullBufferHandle;
+    sg->tensors[i].name = "";
+    sg->owns_data[i] = 0;
+    if (sg->tensors[i].dims == NULL) return kTfLiteError;
+  }
+  if (first) *first = sg->num_tensors;
+  sg->num_tensors = need;
+  sg->ctx.tensors = sg->tensors;
+  sg->ctx.tensors_size = (size_t)need;
+  return kTfLiteOk;
+}
+
+static TfLiteStatus get_execution_plan(TfLiteContext* ctx, TfLiteIntArray** plan) {
+  *plan = SG(ctx)->plan;
+  return kTfLiteOk;
+}
+
+static TfLiteStatus get_node_and_registration(TfLiteContext* ctx, int node, TfLiteNode** n,
+                                              TfLiteRegistration** r) {
+  tff_subgraph* sg = SG(ctx);
+  if (node < 0 || node >= sg->num_nodes) {
+    report_error(ctx, "Node index %d out of range (%d nodes)", node, sg->num_nodes);
+    return kTfLiteError;
+  }
+  *n = &sg->nodes[node];
+  *r = &sg->regs[node];
+  return kTfLiteOk;
+}
+
+/* Delegate-only callbacks answer like TFLite's outside a delegate's Prepare. */
+static TfLiteStatus forbidden_replace(TfLiteContext* ctx, TfLiteRegistration r,
+                                      const TfLiteIntArray* nodes, TfLiteDelegate* d) {
+  (void)r; (void)nodes; (void)d;
+  report_error(ctx, "The function is forbidden if not calling in delegate.");
+  return kTfLiteError;
+}
+
+static TfLiteStatus forbidden_preview(TfLiteContext* ctx, const TfLiteIntArray* nodes,
+                                      TfLiteDelegateParams** out, int* n) {
+  (void)nodes; (void)out; (void)n;
+  report_error(ctx, "The function is forbidden if not calling in delegate.");
+  return kTfLiteError;
+}
+
+static TfLiteExternalContext* get_external_context(TfLiteContext* ctx, TfLiteExternalContextType t) {
+  if ((int)t < 0 || t >= kTfLiteMaxExternalContexts) return NULL;
+  return SG(ctx)->external[t];
+}
+
+static void set_external_context(TfLiteContext* ctx, TfLiteExternalContextType t,
+                                 TfLiteExternalContext* c) {
+  if ((int)t < 0 || t >= kTfLiteMaxExternalContexts) return;
+  SG(ctx)->external[t] = c;
+}
+
+static TfLiteStatus get_model_metadata(const TfLiteContext* ctx, const char* name,
+                                       const char** ptr, size_t* bytes) {
+  const tff_model* m = SG(ctx)->it->model;
+  for (int i = 0; i < m->num_metadata; ++i) {
+    if (strcmp(m->metadata[i].name, name) == 0) {
+      *ptr = (const char*)m->metadata[i].data;
+      *bytes = m->metadata[i].size;
+      return kTfLiteOk;
+    }
+  }
+  return kTfLiteError;
+}
+
+static TfLiteStatus acquire_subgraph_context(TfLiteContext* ctx, int index, TfLiteContext** out) {
+  tff_interpreter* it = SG(ctx)->it;
+  if (index < 0 || index >= it->num_subgraphs) return kTfLiteError;
+  *out = &it->sgs[index].ctx;
+  return kTfLiteOk;
+}
+
+static TfLiteStatus release_subgraph_context(TfLiteContext* ctx, int index) {
+  return index >= 0 && index < SG(ctx)->it->num_subgraphs ? kTfLiteOk : kTfLiteError;
+}
+
+/* ---- construction ---- */
+
+static const char* node_name(const tff_subgraph* sg, int node) {
+  const TfLiteRegistration* r = &sg->regs[node];
+  if (r->custom_name) return r->custom_name;
+  const char* n = tff_builtin_name(r->builtin_code);
+  return n ? n : "UNKNOWN";
+}
+
+static tff_status init_tensor(tff_subgraph* sg, int i, const tff_tensor_desc* d) {
+  TfLiteTensor* t = &sg->tensors[i];
+  t->type = d->type;
+  TfLiteIntArrayFree(t->dims);
+  t->dims = TfLiteIntArrayCopy(d->dims);
+  t->dims_signature = d->dims_signature;
+  t->name = d->name;
+  t->params = d->params;
+  if (d->affine) {
+    t->quantization.type = kTfLiteAffineQuantization;
+    t->quantization.params = d->affine;
+  }
+  t->sparsity = d->sparsity;
+  t->is_variable = d->is_variable;
+  if (t->dims == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  if (d->data != NULL) {
+    t->allocation_type = kTfLiteMmapRo;
+    t->data.raw_const = (const char*)d->data;
+    t->bytes = d->bytes;
+  } else if (d->is_variable) {
+    t->allocation_type = kTfLiteArenaRwPersistent;
+    if (resize_tensor(&sg->ctx, t, TfLiteIntArrayCopy(d->dims)) != kTfLiteOk)
+      return TFF_STATUS_INVALID_MODEL;
+    if (t->type == kTfLiteInt8) memset(t->data.raw, (int8_t)t->params.zero_point, t->bytes);
+  } else {
+    t->allocation_type = kTfLiteArenaRw;
+    t->bytes = tensor_bytes(t);
+    if (t->bytes == (size_t)-1) {
+      append_error(sg->it, "tensor %d of subgraph %d is too large", i, sg->index);
+      return TFF_STATUS_INVALID_MODEL;
+    }
+  }
+  return TFF_OK;
+}
+
+static tff_status init_subgraph(tff_interpreter* it, int s) {
+  tff_subgraph* sg = &it->sgs[s];
+  const tff_subgraph_desc* d = &it->model->subgraphs[s];
+  sg->it = it;
+  sg->index = s;
+  TfLiteContext* c = &sg->ctx;
+  c->impl_ = sg;
+  c->GetExecutionPlan = get_execution_plan;
+  c->ResizeTensor = resize_tensor;
+  c->ReportError = report_error;
+  c->AddTensors = add_tensors;
+  c->GetNodeAndRegistration = get_node_and_registration;
+  c->ReplaceNodeSubsetsWithDelegateKernels = forbidden_replace;
+  c->PreviewDelegatePartitioning = forbidden_preview;
+  c->recommended_num_threads = it->num_threads;
+  c->GetExternalContext = get_external_context;
+  c->SetExternalContext = set_external_context;
+  c->GetModelMetadata = get_model_metadata;
+  c->AcquireSubgraphContext = acquire_subgraph_context;
+  c->ReleaseSubgraphContext = release_subgraph_context;
+
+  int first;
+  if (add_tensors(c, d->num_tensors, &first) != kTfLiteOk) return TFF_STATUS_OUT_OF_MEMORY;
+  for (int i = 0; i < d->num_tensors; ++i) {
+    const tff_status st = init_tensor(sg, i, &d->tensors[i]);
+    if (st != TFF_OK) return st;
+  }
+  sg->inputs = TfLiteIntArrayCopy(d->inputs);
+  sg->outputs = TfLiteIntArrayCopy(d->outputs);
+  sg->nodes = (TfLiteNode*)calloc((size_t)(d->num_ops ? d->num_ops : 1), sizeof(TfLiteNode));
+  sg->regs = (TfLiteRegistration*)calloc((size_t)(d->num_ops ? d->num_ops : 1), sizeof(TfLiteRegistration));
+  sg->plan = TfLiteIntArrayCreate(d->num_ops);
+  if (!sg->inputs || !sg->outputs || !sg->nodes || !sg->regs || !sg->plan) return TFF_STATUS_OUT_OF_MEMORY;
+
+  for (int i = 0; i < d->num_ops; ++i) {
+    const tff_op_desc* op = &d->ops[i];
+    const tff_opcode* oc = &it->model->opcodes[op->opcode_index];
+    TfLiteRegistration* r = &sg->regs[i];
+    if (oc->builtin_code == kTfLiteBuiltinCustom) {
+      memset(r, 0, sizeof(*r)); /* unresolved until a custom op is registered */
+      r->builtin_code = kTfLiteBuiltinCustom;
+      r->custom_name = oc->custom_name ? oc->custom_name : "";
+    } else {
+      const TfLiteRegistration* b = tff_builtin_registration(oc->builtin_code);
+      if (b == NULL) {
+        const char* n = tff_builtin_name(oc->builtin_code);
+        append_error(it, "Didn't find op for builtin opcode '%s' version '%d': tflite_fast does not "
+                     "implement it (subgraph %d, node %d).", n ? n : "UNKNOWN", oc->version, s, i);
+        sg->num_nodes = i;
+        return TFF_STATUS_UNSUPPORTED;
+      }
+      *r = *b;
+      r->builtin_code = oc->builtin_code;
+    }
+    r->version = oc->version;
+    TfLiteNode* n = &sg->nodes[i];
+    n->inputs = TfLiteIntArrayCopy(op->inputs);
+    n->outputs = TfLiteIntArrayCopy(op->outputs);
+    n->intermediates = TfLiteIntArrayCopy(op->intermediates);
+    n->temporaries = TfLiteIntArrayCreate(0);
+    n->builtin_data = op->builtin_data;
+    n->custom_initial_data = op->custom_options;
+    n->custom_initial_data_size = (int)op->custom_options_size;
+    sg->num_nodes = i + 1;
+    if (!n->inputs || !n->outputs || !n->intermediates || !n->temporaries) return TFF_STATUS_OUT_OF_MEMORY;
+    /* Kernels write their outputs: a constant there would be read-only memory. */
+    for (int k = 0; k < n->outputs->size; ++k) {
+      const int t = n->outputs->data[k];
+      if (t < 0 || sg->tensors[t].allocation_type == kTfLiteMmapRo) {
+        append_error(it, "subgraph %d node %d (%s): output %d is %s", s, i, node_name(sg, i), k,
+                     t < 0 ? "omitted" : "a constant tensor");
+        return TFF_STATUS_INVALID_MODEL;
+      }
+    }
+    if (r->init) {
+      if (r->builtin_code == kTfLiteBuiltinCustom)
+        n->user_data = r->init(c, (const char*)op->custom_options, op->custom_options_size);
+      else
+        n->user_data = r->init(c, (const char*)op->builtin_data, 0);
+      if (n->user_data == TfLiteKernelInitFailed()) {
+        n->user_data = NULL;
+        append_error(it, "Failed to initialize kernel of node %d (%s).", i, node_name(sg, i));
+        return TFF_STATUS_INVALID_MODEL;
+      }
+    }
+    sg->plan->data[i] = i;
+  }
+  return TFF_OK;
+}
+
+static void destroy_subgraph(tff_subgraph* sg) {
+  for (int i = 0; i < sg->num_nodes; ++i) {
+    TfLiteNode* n = &sg->nodes[i];
+    if (sg->regs[i].free && n->user_data) sg->regs[i].free(&sg->ctx, n->user_data);
+    TfLiteIntArrayFree(n->inputs);
+    TfLiteIntArrayFree(n->outputs);
+    TfLiteIntArrayFree(n->intermediates);
+    TfLiteIntArrayFree(n->temporaries);
+  }
+  for (int i = 0; i < sg->num_tensors; ++i) {
+    free_owned_data(sg, i);
+    TfLiteIntArrayFree(sg->tensors[i].dims);
+  }
+  free(sg->tensors);
+  free(sg->owns_data);
+  free(sg->nodes);
+  free(sg->regs);
+  TfLiteIntArrayFree(sg->plan);
+  TfLiteIntArrayFree(sg->inputs);
+  TfLiteIntArrayFree(sg->outputs);
+  free(sg->arena);
+  free(sg->entries);
+}
+
+tff_status tff_interpreter_create(const uint8_t* buf, size_t size, int numerics, int num_threads,
+                                  int preserve_all_tensors, tff_interpreter** out, char* err,
+                                  size_t err_size) {
+  *out = NULL;
+  tff_interpreter* it = (tff_interpreter*)calloc(1, sizeof(*it));
+  if (it == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  it->numerics = numerics;
+  it->num_threads = num_threads;
+  it->preserve_all_tensors = preserve_all_tensors;
+  tff_status st = tff_model_parse(buf, size, &it->model, err, err_size);
+  if (st != TFF_OK) {
+    free(it);
+    return st;
+  }
+  it->num_subgraphs = it->model->num_subgraphs;
+  it->sgs = (tff_subgraph*)calloc((size_t)(it->num_subgraphs ? it->num_subgraphs : 1), sizeof(tff_subgraph));
+  if (it->sgs == NULL) {
+    tff_interpreter_destroy(it);
+    return TFF_STATUS_OUT_OF_MEMORY;
+  }
+  if (it->num_subgraphs == 0) {
+    snprintf(err, err_size, "The model has no subgraphs");
+    tff_interpreter_destroy(it);
+    return TFF_STATUS_INVALID_MODEL;
+  }
+  for (int s = 0; s < it->num_subgraphs; ++s) {
+    st = init_subgraph(it, s);
+    if (st != TFF_OK) {
+      snprintf(err, err_size, "%s", it->err[0] ? it->err : "out of memory");
+      tff_interpreter_destroy(it);
+      return st;
+    }
+  }
+  *out = it;
+  return TFF_OK;
+}
+
+tff_status tff_interpreter_create_from_file(const char* path, int numerics, int num_threads,
+                                            int preserve_all_tensors, tff_interpreter** out,
+                                            char* err, size_t err_size) {
+  *out = NULL;
+  const int fd = open(path, O_RDONLY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+    if (fd >= 0) close(fd);
+    snprintf(err, err_size, "Could not open '%s'.", path);
+    return TFF_STATUS_IO_ERROR;
+  }
+  void* map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) {
+    snprintf(err, err_size, "Could not map '%s'.", path);
+    return TFF_STATUS_IO_ERROR;
+  }
+  const tff_status s = tff_interpreter_create((const uint8_t*)map, (size_t)st.st_size, numerics,
+                                              num_threads, preserve_all_tensors, out, err, err_size);
+  if (s != TFF_OK) {
+    munmap(map, (size_t)st.st_size);
+    return s;
+  }
+  (*out)->map = map;
+  (*out)->map_size = (size_t)st.st_size;
+  return TFF_OK;
+}
+
+void tff_interpreter_destroy(tff_interpreter* it) {
+  if (it == NULL) return;
+  if (it->sgs)
+    for (int s = 0; s < it->num_subgraphs; ++s) destroy_subgraph(&it->sgs[s]);
+  free(it->sgs);
+  tff_model_free(it->model);
+  if (it->map) munmap(it->map, it->map_size);
+  free(it);
+}
+
+/* ---- accessors ---- */
+
+const tff_model* tff_interpreter_model(const tff_interpreter* it) { return it->model; }
+int tff_interpreter_num_subgraphs(const tff_interpreter* it) { return it->num_subgraphs; }
+TfLiteContext* tff_interpreter_context(tff_interpreter* it, int s) { return &it->sgs[s].ctx; }
+int tff_subgraph_num_nodes(tff_interpreter* it, int s) { return it->sgs[s].num_nodes; }
+TfLiteStatus tff_subgraph_node(tff_interpreter* it, int s, int node, TfLiteNode** n,
+                               TfLiteRegistration** r) {
+  return get_node_and_registration(&it->sgs[s].ctx, node, n, r);
+}
+const TfLiteIntArray* tff_subgraph_inputs(tff_interpreter* it, int s) { return it->sgs[s].inputs; }
+const TfLiteIntArray* tff_subgraph_outputs(tff_interpreter* it, int s) { return it->sgs[s].outputs; }
+const TfLiteIntArray* tff_subgraph_execution_plan(tff_interpreter* it, int s) { return it->sgs[s].plan; }
+int tff_interpreter_is_allocated(tff_interpreter* it, int s) { return it->sgs[s].allocated; }
+size_t tff_interpreter_arena_bytes(tff_interpreter* it, int s) { return it->sgs[s].arena_bytes; }
+const tff_plan_entry* tff_interpreter_memory_plan(tff_interpreter* it, int s, int* n) {
+  *n = it->sgs[s].num_entries;
+  return it->sgs[s].entries;
+}
+
+/* ---- allocation ---- */
+
+static int contains(const TfLiteIntArray* a, int v) {
+  for (int i = 0; i < a->size; ++i)
+    if (a->data[i] == v) return 1;
+  return 0;
+}
+
+/* Lifetimes from execution order (TFLite's rules: graph inputs live from the
+ * first step, graph outputs to the last; temporaries only during their node),
+ * then the greedy plan and one arena allocation. */
+static tff_status plan_memory(tff_subgraph* sg) {
+  const int n = sg->num_tensors, steps = sg->plan->size;
+  int* first = (int*)malloc(sizeof(int) * (size_t)(n ? n : 1));
+  int* last = (int*)malloc(sizeof(int) * (size_t)(n ? n : 1));
+  if (!first || !last) {
+    free(first);
+    free(last);
+    return TFF_STATUS_OUT_OF_MEMORY;
+  }
+  for (int i = 0; i < n; ++i) first[i] = last[i] = -1;
+  const int end = steps > 0 ? steps - 1 : 0;
+#define TOUCH(t, a, b)                                   \
+  do {                                                   \
+    if (first[t] < 0 || (a) < first[t]) first[t] = (a);  \
+    if ((b) > last[t]) last[t] = (b);                    \
+  } while (0)
+  for (int i = 0; i < sg->inputs->size; ++i) TOUCH(sg->inputs->data[i], 0, end);
+  for (int s = 0; s < steps; ++s) {
+    const TfLiteNode* node = &sg->nodes[sg->plan->data[s]];
+    for (int k = 0; k < node->outputs->size; ++k) TOUCH(node->outputs->data[k], s, s);
+    for (int k = 0; k < node->inputs->size; ++k)
+      if (node->inputs->data[k] >= 0) TOUCH(node->inputs->data[k], s, s);
+    for (int k = 0; k < node->temporaries->size; ++k)
+      if (node->temporaries->data[k] >= 0) TOUCH(node->temporaries->data[k], s, s);
+    for (int k = 0; k < node->intermediates->size; ++k)
+      if (node->intermediates->data[k] >= 0) TOUCH(node->intermediates->data[k], s, s);
+  }
+  for (int i = 0; i < sg->outputs->size; ++i) {
+    const int t = sg->outputs->data[i];
+    TOUCH(t, first[t] < 0 ? 0 : first[t], end);
+  }
+#undef TOUCH
+  free(sg->entries);
+  sg->entries = (tff_plan_entry*)malloc(sizeof(tff_plan_entry) * (size_t)(n ? n : 1));
+  if (sg->entries == NULL) {
+    free(first);
+    free(last);
+    return TFF_STATUS_OUT_OF_MEMORY;
+  }
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    TfLiteTensor* t = &sg->tensors[i];
+    if (t->allocation_type != kTfLiteArenaRw) continue;
+    t->data.data = NULL;
+    if (first[i] < 0) continue; /* never used: no memory */
+    tff_plan_entry* e = &sg->entries[m++];
+    e->tensor = i;
+    e->size = (t->bytes + TFF_ARENA_ALIGN - 1) & ~(size_t)(TFF_ARENA_ALIGN - 1);
+    e->first_step = first[i];
+    e->last_step = sg->it->preserve_all_tensors ? end : last[i];
+  }
+  free(first);
+  free(last);
+  sg->num_entries = m;
+  const size_t total = tff_plan_arena(sg->entries, m);
+  if (total == (size_t)-1) return TFF_STATUS_OUT_OF_MEMORY;
+  free(sg->arena);
+  sg->arena = NULL;
+  sg->arena_bytes = total;
+  if (posix_memalign(&sg->arena, TFF_ARENA_ALIGN, total + TFF_ARENA_TAIL) != 0) {
+    sg->arena = NULL;
+    append_error(sg->it, "Failed to allocate an arena of %zu bytes", total);
+    return TFF_STATUS_OUT_OF_MEMORY;
+  }
+  for (int i = 0; i < m; ++i) sg->tensors[sg->entries[i].tensor].data.raw = (char*)sg->arena + sg->entries[i].offset;
+  return TFF_OK;
+}
+
+tff_status tff_interpreter_allocate(tff_interpreter* it, int s) {
+  tff_subgraph* sg = &it->sgs[s];
+  if (sg->allocated) return TFF_OK;
+  clear_error(it);
+  for (int step = 0; step < sg->plan->size; ++step) {
+    const int ni = sg->plan->data[step];
+    TfLiteRegistration* r = &sg->regs[ni];
+    if (r->builtin_code == kTfLiteBuiltinCustom && r->prepare == NULL && r->invoke == NULL) {
+      append_error(it, "Encountered unresolved custom op: %s.\n", r->custom_name);
+      append_error(it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
+      return TFF_STATUS_UNSUPPORTED;
+    }
+    if (r->prepare && r->prepare(&sg->ctx, &sg->nodes[ni]) != kTfLiteOk) {
+      append_error(it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
+      return TFF_STATUS_PREPARE_FAILED;
+    }
+  }
+  const tff_status st = plan_memory(sg);
+  if (st != TFF_OK) return st;
+  sg->allocated = 1;
+  return TFF_OK;
+}
+
+tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
+  tff_subgraph* sg = &it->sgs[s];
+  if (!sg->allocated) {
+    clear_error(it);
+    append_error(it, "Invoke called on model that is not ready.");
+    return TFF_STATUS_NOT_READY;
+  }
+  TfLiteContext* ctx = &sg->ctx;
+  const int* plan = sg->plan->data;
+  const int steps = sg->plan->size;
+  for (int step = 0; step < steps; ++step) {
+    const int ni = plan[step];
+    if (sg->regs[ni].invoke(ctx, &sg->nodes[ni]) != kTfLiteOk) {
+      append_error(it, "Node number %d (%s) failed to invoke.", ni, node_name(sg, ni));
+      return TFF_STATUS_INVOKE_FAILED;
+    }
+  }
+  return TFF_OK;
+}
+
+tff_status tff_interpreter_resize_input(tff_interpreter* it, int s, int ti, const int* dims,
+                                        int rank, int strict) {
+  tff_subgraph* sg = &it->sgs[s];
+  clear_error(it);
+  if (ti < 0 || ti >= sg->num_tensors) {
+    append_error(it, "Invalid tensor index %d exceeds max tensor index %d", ti, sg->num_tensors);
+    return TFF_STATUS_INVALID_ARGUMENT;
+  }
+  TfLiteTensor* t = &sg->tensors[ti];
+  if (TfLiteIntArrayEqualsArray(t->dims, rank, dims)) return TFF_OK;
+  if (strict) {
+    const TfLiteIntArray* sig = t->dims_signature;
+    if (sig == NULL || sig->size != rank) {
+      append_error(it, "ResizeInputTensorStrict: tensor %d has rank %d, got %d dims.", ti,
+                   sig ? sig->size : t->dims->size, rank);
+      return TFF_STATUS_INVALID_ARGUMENT;
+    }
+    for (int i = 0; i < rank; ++i) {
+      if (sig->data[i] != -1 && dims[i] != t->dims->data[i]) {
+        append_error(it, "Attempting to resize dimension %d of tensor %d with value %d to %d. "
+                     "ResizeInputTensorStrict only allows mutating unknown dimensions identified by -1.",
+                     i, ti, t->dims->data[i], dims[i]);
+        return TFF_STATUS_INVALID_ARGUMENT;
+      }
+    }
+  }
+  for (int i = 0; i < rank; ++i) {
+    if (dims[i] < 0) {
+      append_error(it, "Cannot resize tensor %d: dimension %d is negative (%d)", ti, i, dims[i]);
+      return TFF_STATUS_INVALID_ARGUMENT;
+    }
+  }
+  TfLiteIntArray* a = TfLiteIntArrayCreate(rank);
+  if (a == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  memcpy(a->data, dims, sizeof(int) * (size_t)rank);
+  if (resize_tensor(&sg->ctx, t, a) != kTfLiteOk) return TFF_STATUS_INVALID_ARGUMENT;
+  sg->allocated = 0;
+  return TFF_OK;
+}
+
+tff_status tff_interpreter_reset_variables(tff_interpreter* it) {
+  for (int s = 0; s < it->num_subgraphs; ++s) {
+    tff_subgraph* sg = &it->sgs[s];
+    for (int i = 0; i < sg->num_tensors; ++i) {
+      TfLiteTensor* t = &sg->tensors[i];
+      if (!t->is_variable || t->data.raw == NULL) continue;
+      memset(t->data.raw, t->type == kTfLiteInt8 ? (int8_t)t->params.zero_point : 0, t->bytes);
+    }
+  }
+  return TFF_OK;
+}

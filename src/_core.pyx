@@ -1,0 +1,360 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The one C/Python boundary: owns the C interpreter, turns tff_status into
+Python exceptions in one place (_raise), and runs invoke without the GIL.
+
+No numpy C API is used (tensors move through the buffer protocol), so one
+build works with numpy 1.x and 2.x.
+"""
+from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from libc.stdint cimport uint8_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+
+from _capi cimport *
+
+import numpy as np
+
+NUMERICS_DEFAULT = TFF_NUMERICS_DEFAULT
+NUMERICS_REF = TFF_NUMERICS_REF
+
+# TfLiteType -> numpy type (api.md §1.5). Packed/opaque types map to their
+# storage type or object.
+_NP_TYPES = {
+    0: None, 1: np.float32, 2: np.int32, 3: np.uint8, 4: np.int64, 5: np.bytes_,
+    6: np.bool_, 7: np.int16, 8: np.complex64, 9: np.int8, 10: np.float16,
+    11: np.float64, 12: np.complex128, 13: np.uint64, 14: np.object_,
+    15: np.object_, 16: np.uint32, 17: np.uint16, 18: np.int8, 20: np.int8,
+    21: np.uint8, 22: np.int8, 23: np.int8,
+}
+# numpy dtype -> TfLiteType name, for set_tensor's message.
+_TYPE_NAMES = {
+    np.dtype(np.float32): "FLOAT32", np.dtype(np.int32): "INT32", np.dtype(np.uint8): "UINT8",
+    np.dtype(np.int64): "INT64", np.dtype(np.bool_): "BOOL", np.dtype(np.int16): "INT16",
+    np.dtype(np.complex64): "COMPLEX64", np.dtype(np.int8): "INT8", np.dtype(np.float16): "FLOAT16",
+    np.dtype(np.float64): "FLOAT64", np.dtype(np.complex128): "COMPLEX128",
+    np.dtype(np.uint64): "UINT64", np.dtype(np.uint32): "UINT32", np.dtype(np.uint16): "UINT16",
+}
+
+_HELD_VIEW = ("There is at least 1 reference to internal data\n"
+              "      in the interpreter in the form of a numpy array or slice. Be sure to\n"
+              "      only hold the function returned from tensor() if you are using raw\n"
+              "      data access.")
+
+
+cdef str _s(const char* c):
+    return "" if c == NULL else c.decode("utf-8", "replace")
+
+
+cdef _raise(tff_status st, str msg):
+    if st == TFF_STATUS_OUT_OF_MEMORY:
+        raise MemoryError(msg or "out of memory")
+    if st in (TFF_STATUS_INVALID_MODEL, TFF_STATUS_INVALID_ARGUMENT, TFF_STATUS_IO_ERROR):
+        raise ValueError(msg)
+    raise RuntimeError(msg)
+
+
+cdef object _int_array(const TfLiteIntArray* a):
+    if a == NULL:
+        return np.zeros(0, dtype=np.int32)
+    out = np.empty(a.size, dtype=np.int32)
+    cdef int i
+    for i in range(a.size):
+        out[i] = a.data[i]
+    return out
+
+
+cdef class TensorBuffer:
+    """Exports one tensor's bytes; counts live exports so the interpreter can
+    refuse to move memory while numpy views exist (the tensor() rule)."""
+    cdef Interpreter owner
+    cdef char* ptr
+    cdef Py_ssize_t nbytes
+    cdef bint readonly
+    cdef Py_ssize_t shape[1]
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        if self.readonly and (flags & PyBUF_WRITABLE):
+            raise BufferError("constant tensor is read-only")
+        self.shape[0] = self.nbytes
+        view.buf = self.ptr
+        view.obj = self
+        view.len = self.nbytes
+        view.readonly = self.readonly
+        view.itemsize = 1
+        view.format = NULL
+        if flags & PyBUF_FORMAT:
+            view.format = b"B"
+        view.ndim = 1
+        view.shape = self.shape
+        view.strides = NULL
+        view.suboffsets = NULL
+        view.internal = NULL
+        self.owner.exports += 1
+
+    def __releasebuffer__(self, Py_buffer* view):
+        self.owner.exports -= 1
+
+
+cdef class Interpreter:
+    cdef tff_interpreter* it
+    cdef object model_bytes  # model_content is used in place: keep it alive
+    cdef public int exports
+
+    def __cinit__(self):
+        self.it = NULL
+        self.exports = 0
+
+    def __dealloc__(self):
+        if self.it != NULL:
+            tff_interpreter_destroy(self.it)
+            self.it = NULL
+
+    @staticmethod
+    def from_file(path, int numerics, int num_threads, bint preserve):
+        cdef Interpreter self = Interpreter.__new__(Interpreter)
+        cdef bytes p = path.encode("utf-8") if isinstance(path, str) else bytes(path)
+        cdef char err[4096]
+        err[0] = 0
+        cdef tff_status st = tff_interpreter_create_from_file(p, numerics, num_threads, preserve,
+                                                              &self.it, err, sizeof(err))
+        if st != TFF_OK:
+            _raise(st, _s(err))
+        return self
+
+    @staticmethod
+    def from_bytes(bytes content, int numerics, int num_threads, bint preserve):
+        cdef Interpreter self = Interpreter.__new__(Interpreter)
+        cdef char err[4096]
+        err[0] = 0
+        self.model_bytes = content
+        cdef tff_status st = tff_interpreter_create(<const uint8_t*>PyBytes_AS_STRING(content),
+                                                    <size_t>PyBytes_GET_SIZE(content), numerics,
+                                                    num_threads, preserve, &self.it, err, sizeof(err))
+        if st != TFF_OK:
+            _raise(st, _s(err))
+        return self
+
+    cdef _fail(self, tff_status st):
+        _raise(st, _s(tff_interpreter_error(self.it)))
+
+    cdef _check_safe(self):
+        if self.exports > 0:
+            raise RuntimeError(_HELD_VIEW)
+
+    cdef int _sg(self, int subgraph) except -1:
+        cdef int n = tff_interpreter_num_subgraphs(self.it)
+        if subgraph < 0 or subgraph >= n:
+            raise ValueError("Invalid subgraph index %d exceeds max subgraph index %d" % (subgraph, n - 1))
+        return subgraph
+
+    cdef TfLiteTensor* _tensor(self, int index, int subgraph) except NULL:
+        cdef TfLiteContext* ctx = tff_interpreter_context(self.it, self._sg(subgraph))
+        if index < 0 or <size_t>index >= ctx.tensors_size:
+            raise ValueError("Invalid tensor index %d exceeds max tensor index %d" % (index, ctx.tensors_size))
+        return &ctx.tensors[index]
+
+    # ---- graph ----
+    def num_subgraphs(self):
+        return tff_interpreter_num_subgraphs(self.it)
+
+    def num_tensors(self, int subgraph=0):
+        return tff_interpreter_context(self.it, self._sg(subgraph)).tensors_size
+
+    def inputs(self, int subgraph=0):
+        return [int(x) for x in _int_array(tff_subgraph_inputs(self.it, self._sg(subgraph)))]
+
+    def outputs(self, int subgraph=0):
+        return [int(x) for x in _int_array(tff_subgraph_outputs(self.it, self._sg(subgraph)))]
+
+    def allocate(self, int subgraph=0):
+        self._check_safe()
+        cdef tff_status st = tff_interpreter_allocate(self.it, self._sg(subgraph))
+        if st != TFF_OK:
+            self._fail(st)
+
+    def is_allocated(self, int subgraph=0):
+        return bool(tff_interpreter_is_allocated(self.it, self._sg(subgraph)))
+
+    def invoke(self, int subgraph=0):
+        self._check_safe()
+        cdef int sg = self._sg(subgraph)
+        cdef tff_status st
+        with nogil:
+            st = tff_interpreter_invoke(self.it, sg)
+        if st != TFF_OK:
+            self._fail(st)
+
+    def resize_input(self, int index, dims, bint strict, int subgraph=0):
+        self._check_safe()
+        self._tensor(index, subgraph)
+        cdef int rank = len(dims)
+        cdef int* d = <int*>malloc(sizeof(int) * (rank if rank > 0 else 1))
+        cdef int i
+        cdef tff_status st
+        try:
+            for i in range(rank):
+                d[i] = dims[i]
+            st = tff_interpreter_resize_input(self.it, subgraph, index, d, rank, strict)
+        finally:
+            free(d)
+        if st != TFF_OK:
+            _raise(TFF_STATUS_PREPARE_FAILED if st == TFF_STATUS_INVALID_ARGUMENT else st,
+                   _s(tff_interpreter_error(self.it)))
+
+    def reset_variables(self):
+        tff_interpreter_reset_variables(self.it)
+
+    # ---- tensors ----
+    def tensor_info(self, int index, int subgraph=0):
+        """(name, type, shape, shape_signature, (scale, zp), scales, zero_points,
+        quantized_dimension, sparsity or None)."""
+        cdef TfLiteTensor* t = self._tensor(index, subgraph)
+        cdef TfLiteAffineQuantization* q = NULL
+        cdef int i
+        shape = _int_array(t.dims)
+        sig = _int_array(t.dims_signature) if t.dims_signature != NULL else shape.copy()
+        scales = np.zeros(0, dtype=np.float32)
+        zps = np.zeros(0, dtype=np.int32)
+        qdim = 0
+        if t.quantization.type == kTfLiteAffineQuantization and t.quantization.params != NULL:
+            q = <TfLiteAffineQuantization*>t.quantization.params
+            if q.scale != NULL:
+                scales = np.empty(q.scale.size, dtype=np.float32)
+                for i in range(q.scale.size):
+                    scales[i] = q.scale.data[i]
+            if q.zero_point != NULL:
+                zps = _int_array(q.zero_point)
+            qdim = q.quantized_dimension
+        sparsity = None
+        if t.sparsity != NULL:
+            sparsity = self._sparsity(t.sparsity)
+        return (_s(t.name), t.type, shape, sig, (float(t.params.scale), int(t.params.zero_point)),
+                scales, zps, qdim, sparsity)
+
+    cdef _sparsity(self, TfLiteSparsity* s):
+        out = {}
+        if s.traversal_order != NULL:
+            out["traversal_order"] = _int_array(s.traversal_order)
+        if s.block_map != NULL:
+            out["block_map"] = _int_array(s.block_map)
+        dims = []
+        cdef int i
+        for i in range(s.dim_metadata_size):
+            m = s.dim_metadata[i]
+            if m.format == 0:
+                dims.append({"format": 0, "dense_size": m.dense_size})
+            else:
+                dims.append({"format": 1, "array_segments": _int_array(m.array_segments),
+                             "array_indices": _int_array(m.array_indices)})
+        out["dim_metadata"] = dims
+        return out
+
+    def get_tensor(self, int index, int subgraph=0):
+        cdef TfLiteTensor* t = self._tensor(index, subgraph)
+        dt = _NP_TYPES.get(t.type)
+        if t.data.raw == NULL or dt is None or dt is np.object_ or dt is np.bytes_:
+            if t.data.raw == NULL:
+                raise ValueError("Tensor data is null. Run allocate_tensors() first")
+            raise ValueError("Cannot read tensor %d of type %s" % (index, _s(TfLiteTypeGetName(t.type))))
+        shape = tuple(_int_array(t.dims).tolist())
+        out = np.empty(shape, dtype=dt)
+        cdef Py_buffer view
+        PyObject_GetBuffer(out, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
+        try:
+            if <size_t>view.len != t.bytes:
+                raise ValueError("Tensor %d holds %d bytes, expected %d" % (index, t.bytes, view.len))
+            memcpy(view.buf, t.data.raw, t.bytes)
+        finally:
+            PyBuffer_Release(&view)
+        return out
+
+    def tensor_view(self, int index, int subgraph=0):
+        cdef TfLiteTensor* t = self._tensor(index, subgraph)
+        dt = _NP_TYPES.get(t.type)
+        if t.data.raw == NULL:
+            raise ValueError("Tensor data is null. Run allocate_tensors() first")
+        if dt is None or dt is np.object_ or dt is np.bytes_:
+            raise ValueError("Cannot view tensor %d of type %s" % (index, _s(TfLiteTypeGetName(t.type))))
+        cdef TensorBuffer b = TensorBuffer.__new__(TensorBuffer)
+        b.owner = self
+        b.ptr = t.data.raw
+        b.nbytes = t.bytes
+        b.readonly = t.allocation_type == kTfLiteMmapRo
+        return np.frombuffer(b, dtype=dt).reshape(tuple(_int_array(t.dims).tolist()))
+
+    def set_tensor(self, int index, value, int subgraph=0):
+        cdef TfLiteTensor* t = self._tensor(index, subgraph)
+        dt = _NP_TYPES.get(t.type)
+        arr = np.asarray(value)
+        if dt is None or arr.dtype != dt:
+            raise ValueError(
+                "Cannot set tensor: Got value of type %s but expected type %s for input %d, name: %s "
+                % (_TYPE_NAMES.get(arr.dtype, "NOTYPE"), _s(TfLiteTypeGetName(t.type)), index, _s(t.name)))
+        cdef int rank = t.dims.size
+        if arr.ndim != rank:
+            raise ValueError("Cannot set tensor: Dimension mismatch. Got %d but expected %d for input %d."
+                             % (arr.ndim, rank, index))
+        cdef int i
+        for i in range(rank):
+            if arr.shape[i] != t.dims.data[i]:
+                raise ValueError("Cannot set tensor: Dimension mismatch. Got %d but expected %d for dimension %d of input %d."
+                                 % (arr.shape[i], t.dims.data[i], i, index))
+        if t.data.raw == NULL:
+            raise ValueError("Cannot set tensor: Tensor is unallocated. Try calling allocate_tensors() first")
+        if t.allocation_type == kTfLiteMmapRo:
+            raise ValueError("Cannot set tensor: tensor %d is a constant of the model" % index)
+        arr = np.ascontiguousarray(arr)
+        cdef Py_buffer view
+        PyObject_GetBuffer(arr, &view, PyBUF_ANY_CONTIGUOUS)
+        try:
+            if <size_t>view.len != t.bytes:
+                raise ValueError("Cannot set tensor: got %d bytes but expected %d for input %d."
+                                 % (view.len, t.bytes, index))
+            memcpy(t.data.raw, view.buf, t.bytes)
+        finally:
+            PyBuffer_Release(&view)
+
+    # ---- nodes, signatures, plan ----
+    def num_nodes(self, int subgraph=0):
+        return tff_subgraph_num_nodes(self.it, self._sg(subgraph))
+
+    def node(self, int index, int subgraph=0):
+        """(op_name, inputs, outputs, builtin_code, version)."""
+        cdef TfLiteNode* n
+        cdef TfLiteRegistration* r
+        if tff_subgraph_node(self.it, self._sg(subgraph), index, &n, &r) != kTfLiteOk:
+            raise ValueError("Invalid node index")
+        name = _s(r.custom_name) if r.custom_name != NULL else _s(tff_builtin_name(r.builtin_code))
+        return (name, _int_array(n.inputs), _int_array(n.outputs), r.builtin_code, r.version)
+
+    def signatures(self):
+        cdef const tff_model* m = tff_interpreter_model(self.it)
+        cdef int i, k
+        out = []
+        for i in range(m.num_signatures):
+            s = m.signatures[i]
+            ins = [(_s(s.inputs[k].name), s.inputs[k].tensor) for k in range(s.num_inputs)]
+            outs = [(_s(s.outputs[k].name), s.outputs[k].tensor) for k in range(s.num_outputs)]
+            out.append((_s(s.key), s.subgraph, ins, outs))
+        return out
+
+    def metadata(self):
+        cdef const tff_model* m = tff_interpreter_model(self.it)
+        cdef int i
+        out = {}
+        for i in range(m.num_metadata):
+            data = b""
+            if m.metadata[i].data != NULL and m.metadata[i].size > 0:
+                data = (<const char*>m.metadata[i].data)[:m.metadata[i].size]
+            out[_s(m.metadata[i].name)] = data
+        return out
+
+    def arena_bytes(self, int subgraph=0):
+        return tff_interpreter_arena_bytes(self.it, self._sg(subgraph))
+
+    def memory_plan(self, int subgraph=0):
+        cdef int n = 0, i
+        cdef const tff_plan_entry* e = tff_interpreter_memory_plan(self.it, self._sg(subgraph), &n)
+        return [{"tensor": e[i].tensor, "offset": e[i].offset, "size": e[i].size,
+                 "first_step": e[i].first_step, "last_step": e[i].last_step} for i in range(n)]

@@ -1,0 +1,302 @@
+"""The tflite_runtime / ai_edge_litert Interpreter API, on the tflite_fast C core.
+
+Every method is a thin shim over tflite_fast._core (the Cython boundary);
+invoke() is one C call that runs the whole plan with the GIL released.
+Differences from tflite_runtime are deliberate and listed in README.md.
+"""
+import ctypes
+import enum
+import os
+import platform
+import sys
+import warnings
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["Interpreter", "InterpreterWithCustomOps", "SignatureRunner", "OpResolverType",
+           "load_delegate", "Delegate"]
+
+
+@enum.unique
+class OpResolverType(enum.Enum):
+    """AUTO/BUILTIN/BUILTIN_WITHOUT_DEFAULT_DELEGATES select the default
+    numerics (bit-exact with ai-edge-litert's default interpreter on x86);
+    BUILTIN_REF selects the reference numerics (its reference kernels)."""
+
+    AUTO = 0
+    BUILTIN = 1
+    BUILTIN_REF = 2
+    BUILTIN_WITHOUT_DEFAULT_DELEGATES = 3
+
+
+def _get_op_resolver_id(op_resolver_type=OpResolverType.AUTO):
+    return {OpResolverType.AUTO: 1, OpResolverType.BUILTIN: 1, OpResolverType.BUILTIN_REF: 2,
+            OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES: 3}.get(op_resolver_type)
+
+
+class Delegate:
+    """An external delegate library (tflite_plugin_create_delegate ABI)."""
+
+    def __init__(self, library, options=None):
+        if platform.python_implementation() != "CPython":
+            raise RuntimeError("Delegates are currently only supported into CPython"
+                               "due to missing immediate reference counting.")
+        self._library = ctypes.pydll.LoadLibrary(library)
+        self._library.tflite_plugin_create_delegate.argtypes = [
+            ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p), ctypes.c_int,
+            ctypes.CFUNCTYPE(None, ctypes.c_char_p)]
+        self._library.tflite_plugin_create_delegate.restype = ctypes.c_void_p
+        self._library.tflite_plugin_destroy_delegate.argtypes = [ctypes.c_void_p]
+        options = options or {}
+        keys = (ctypes.c_char_p * len(options))()
+        values = (ctypes.c_char_p * len(options))()
+        for i, (k, v) in enumerate(options.items()):
+            keys[i] = str(k).encode("utf-8")
+            values[i] = str(v).encode("utf-8")
+        messages = []
+
+        @ctypes.CFUNCTYPE(None, ctypes.c_char_p)
+        def report(msg):
+            messages.append(msg.decode("utf-8", "replace") if msg else "")
+
+        self._delegate_ptr = self._library.tflite_plugin_create_delegate(keys, values, len(options), report)
+        if self._delegate_ptr is None:
+            raise ValueError("".join(messages))
+
+    def __del__(self):
+        lib = getattr(self, "_library", None)
+        if lib is not None:
+            lib.tflite_plugin_destroy_delegate(getattr(self, "_delegate_ptr", None))
+            self._library = None
+
+    def _get_native_delegate_pointer(self):
+        return self._delegate_ptr
+
+
+def load_delegate(library, options=None):
+    try:
+        return Delegate(library, options)
+    except ValueError as e:
+        raise ValueError("Failed to load delegate from {}\n{}".format(library, str(e)))
+
+
+def _details(core, index: int, subgraph: int = 0) -> Dict[str, Any]:
+    name, ttype, shape, sig, quant, scales, zps, qdim, sparsity = core.tensor_info(index, subgraph)
+    dtype = _core._NP_TYPES.get(ttype)
+    if dtype is None:
+        raise ValueError("Tensor %d has no type" % index)
+    return {
+        "name": name,
+        "index": index,
+        "shape": shape,
+        "shape_signature": sig,
+        "dtype": dtype,
+        "quantization": quant,
+        "quantization_parameters": {"scales": scales, "zero_points": zps,
+                                    "quantized_dimension": qdim, "block_size": 0},
+        "sparsity_parameters": sparsity if sparsity is not None else {},
+    }
+
+
+class Interpreter:
+    """Interpreter(model_path=None, model_content=None, ...) as in ai_edge_litert 2.3."""
+
+    def __init__(self, model_path=None, model_content=None, experimental_delegates=None,
+                 num_threads=None, experimental_op_resolver_type=OpResolverType.AUTO,
+                 experimental_preserve_all_tensors=False,
+                 experimental_disable_delegate_clustering=False,
+                 experimental_default_delegate_latest_features=False,
+                 experimental_compress_quantization_zero_points=False,
+                 experimental_disable_delegate_node_fusion=False,
+                 experimental_force_delegate_node_profiling=False):
+        if not isinstance(experimental_op_resolver_type, OpResolverType):
+            raise ValueError("Unrecognized passed in op resolver type: {}".format(experimental_op_resolver_type))
+        if num_threads is not None:
+            if not isinstance(num_threads, int):
+                raise ValueError("type of num_threads should be int")
+            if num_threads < 1:
+                raise ValueError("num_threads should >= 1")
+        numerics = (_core.NUMERICS_REF if experimental_op_resolver_type == OpResolverType.BUILTIN_REF
+                    else _core.NUMERICS_DEFAULT)
+        threads = int(num_threads or 1)
+        preserve = bool(experimental_preserve_all_tensors)
+        if model_path and not model_content:
+            self._interpreter = _core.Interpreter.from_file(os.fspath(model_path), numerics, threads, preserve)
+        elif model_content and not model_path:
+            if not isinstance(model_content, bytes):
+                model_content = bytes(model_content)
+            self._model_content = model_content
+            self._interpreter = _core.Interpreter.from_bytes(model_content, numerics, threads, preserve)
+        elif not model_path and not model_content:
+            raise ValueError("`model_path` or `model_content` must be specified.")
+        else:
+            raise ValueError("Can't both provide `model_path` and `model_content`")
+        self._delegates = list(experimental_delegates or [])
+        if self._delegates:
+            raise RuntimeError("External delegates are not supported yet by tflite_fast.")
+        self._signature_defs = self.get_signature_list()
+
+    def __del__(self):
+        self._interpreter = None
+        self._delegates = None
+
+    # -- lifecycle --
+    def allocate_tensors(self):
+        self._interpreter.allocate(0)
+
+    def invoke(self):
+        self._interpreter.invoke(0)
+
+    def _ensure_safe(self):
+        if self._interpreter.exports > 0:
+            raise RuntimeError(_core._HELD_VIEW)
+
+    def _safe_to_run(self):
+        return self._interpreter.exports == 0
+
+    # -- details --
+    def _get_tensor_details(self, tensor_index, subgraph_index):
+        return _details(self._interpreter, int(tensor_index), int(subgraph_index))
+
+    def get_input_details(self):
+        return [_details(self._interpreter, i) for i in self._interpreter.inputs(0)]
+
+    def get_output_details(self):
+        return [_details(self._interpreter, i) for i in self._interpreter.outputs(0)]
+
+    def get_tensor_details(self, subgraph_index=0):
+        n = self.num_subgraphs()
+        if subgraph_index < 0 or subgraph_index >= n:
+            raise ValueError("subgraph_index is out of range: {} for the model, which has {} subgraphs."
+                             .format(subgraph_index, n))
+        out = []
+        for i in range(self._interpreter.num_tensors(subgraph_index)):
+            try:
+                out.append(_details(self._interpreter, i, subgraph_index))
+            except ValueError:
+                pass
+        return out
+
+    def num_subgraphs(self):
+        return self._interpreter.num_subgraphs()
+
+    # -- tensors --
+    def set_tensor(self, tensor_index, value):
+        self._interpreter.set_tensor(int(tensor_index), value, 0)
+
+    def get_tensor(self, tensor_index, subgraph_index=0):
+        return self._interpreter.get_tensor(int(tensor_index), int(subgraph_index))
+
+    def tensor(self, tensor_index):
+        core = self._interpreter
+        return lambda: core.tensor_view(int(tensor_index), 0)
+
+    def resize_tensor_input(self, input_index, tensor_size, strict=False):
+        self._ensure_safe()
+        dims = np.array(tensor_size, dtype=np.int32).reshape(-1).tolist()
+        self._interpreter.resize_input(int(input_index), dims, bool(strict), 0)
+
+    def reset_all_variables(self):
+        self._interpreter.reset_variables()
+
+    # -- ops --
+    def _get_op_details(self, op_index):
+        core = self._interpreter
+        if not 0 <= op_index < core.num_nodes(0):
+            raise ValueError("Invalid node index")
+        name, inputs, outputs, _, _ = core.node(int(op_index), 0)
+
+        def types(idx):
+            return [_core._NP_TYPES.get(core.tensor_info(int(i), 0)[1]) for i in idx if i >= 0]
+
+        return {"index": op_index, "op_name": name, "inputs": inputs, "outputs": outputs,
+                "operand_types": types(inputs), "result_types": types(outputs)}
+
+    def _get_ops_details(self):
+        return [self._get_op_details(i) for i in range(self._interpreter.num_nodes(0))]
+
+    # -- signatures --
+    def _get_full_signature_list(self):
+        return {key: {"inputs": dict(ins), "outputs": dict(outs)}
+                for key, _, ins, outs in self._interpreter.signatures()}
+
+    def get_signature_list(self):
+        return {key: {"inputs": [n for n, _ in ins], "outputs": [n for n, _ in outs]}
+                for key, _, ins, outs in self._interpreter.signatures()}
+
+    def get_signature_runner(self, signature_key=None):
+        if signature_key is None:
+            if len(self._signature_defs) != 1:
+                raise ValueError(
+                    "SignatureDef signature_key is None and model has {0} Signatures. None is only "
+                    "allowed when the model has 1 SignatureDef".format(len(self._signature_defs)))
+            signature_key = next(iter(self._signature_defs))
+        return SignatureRunner(interpreter=self, signature_key=signature_key)
+
+    # -- tflite_fast extensions --
+    @property
+    def arena_bytes(self) -> int:
+        """Size of the activation arena planned by the last allocate_tensors()."""
+        return int(self._interpreter.arena_bytes(0))
+
+    def memory_plan(self) -> List[Dict[str, int]]:
+        """Per planned tensor: tensor, offset, size, first_step, last_step."""
+        return self._interpreter.memory_plan(0)
+
+    def _native_handle(self):
+        return id(self._interpreter)
+
+
+class InterpreterWithCustomOps(Interpreter):
+    def __init__(self, custom_op_registerers=None, **kwargs):
+        if custom_op_registerers:
+            raise ValueError("Custom op registerers are not supported yet by tflite_fast.")
+        super().__init__(**kwargs)
+
+
+class SignatureRunner:
+    """Runs one signature: runner(**inputs) -> {output_name: array}."""
+
+    def __init__(self, interpreter=None, signature_key=None):
+        if not interpreter:
+            raise ValueError("None interpreter provided.")
+        if not signature_key:
+            raise ValueError("None signature_key provided.")
+        self._interpreter = interpreter
+        self._signature_key = signature_key
+        for key, subgraph, ins, outs in interpreter._interpreter.signatures():
+            if key == signature_key:
+                self._subgraph_index = subgraph
+                self._inputs = ins
+                self._outputs = outs
+                break
+        else:
+            raise ValueError('Invalid signature_key provided: "{}".'.format(signature_key))
+
+    def __call__(self, **kwargs):
+        if len(kwargs) != len(self._inputs):
+            raise ValueError("Invalid number of inputs provided for running a SignatureDef, expected {} vs provided {}"
+                             .format(len(self._inputs), len(kwargs)))
+        core = self._interpreter._interpreter
+        sg = self._subgraph_index
+        index = dict(self._inputs)
+        for name, value in kwargs.items():
+            if name not in index:
+                raise ValueError("Invalid Input name ({}) for SignatureDef".format(name))
+            core.resize_input(index[name], list(value.shape), False, sg)
+        core.allocate(sg)
+        for name, value in kwargs.items():
+            core.set_tensor(index[name], value, sg)
+        core.invoke(sg)
+        return {name: core.get_tensor(t, sg) for name, t in self._outputs}
+
+    def get_input_details(self):
+        core = self._interpreter._interpreter
+        return {name: _details(core, t, self._subgraph_index) for name, t in self._inputs}
+
+    def get_output_details(self):
+        core = self._interpreter._interpreter
+        return {name: _details(core, t, self._subgraph_index) for name, t in self._outputs}
