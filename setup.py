@@ -4,14 +4,21 @@ Every C file under csrc/ is compiled into the one extension module
 tflite_fast._core. Switches (environment):
   TFF_DEBUG=1     -O0 -g, assertions on
   TFF_SANITIZE=1  ASan + UBSan, -fno-sanitize-recover
-Per-ISA flags: a file whose name carries an ISA token (__sse41, __avx2, ...)
-will get that ISA's flags only (see ISA_FLAGS) when SIMD kernels land.
+  TFF_NO_SIMD=1   scalar kernels only
+
+Per-ISA flags (XNNPACK's rule): a file whose name has an ISA token among its
+'-'-separated parts (e.g. qs8-gemm-4x16c4-minmax-fp32-avx512vnni.c) is
+compiled with that ISA's flags only, and only for a target that has the ISA;
+TFF_BUILD_<ISA> is then defined for every file so dispatch knows the path
+exists. Runtime detection (csrc/cpu) picks among the compiled paths.
 """
 import glob
 import os
 import shutil
+import sysconfig
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,12 +35,55 @@ if os.environ.get("TFF_SANITIZE") == "1":
     CFLAGS += san
     LDFLAGS += san
 
-ISA_FLAGS = {}  # filled by the SIMD issue: {"avx2": ["-mavx2", "-mfma"], ...}
+PLATFORM = sysconfig.get_platform()  # honours _PYTHON_HOST_PLATFORM when cross-building
+if PLATFORM.endswith(("x86_64", "amd64", "i686")):
+    ISA_FLAGS = {
+        "sse41": ["-msse4.1"],
+        "avx2": ["-mavx2", "-mfma"],
+        "avx512vnni": ["-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-mavx512vnni"],
+    }
+elif PLATFORM.endswith("aarch64"):
+    ISA_FLAGS = {"neon": [], "neondot": ["-march=armv8.2-a+dotprod"]}
+elif PLATFORM.endswith(("armv7l", "armv8l")):
+    ISA_FLAGS = {"neon": ["-mfpu=neon"]}
+else:
+    ISA_FLAGS = {}
+if os.environ.get("TFF_NO_SIMD") == "1":
+    ISA_FLAGS = {}
+ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")
+
+
+def isa_of(path):
+    """The ISA token of a kernel file name, or None for portable C."""
+    parts = os.path.basename(path)[:-2].split("-")
+    found = [p for p in parts if p in ALL_ISAS]
+    return found[-1] if found else None
 
 
 def c_sources():
     files = sorted(glob.glob("csrc/**/*.c", recursive=True))
-    return [f for f in files if "/tests/" not in f]
+    return [f for f in files if isa_of(f) is None or isa_of(f) in ISA_FLAGS]
+
+
+class BuildExtPerIsa(build_ext):
+    """Compiles each ISA's kernel files with that ISA's flags only."""
+
+    def build_extension(self, ext):
+        macros = [("TFF_BUILD_" + isa.upper(), "1") for isa in ISA_FLAGS]
+        ext.define_macros = list(ext.define_macros or []) + macros
+        plain, objects = [], []
+        by_isa = {}
+        for src in ext.sources:
+            isa = isa_of(src) if src.endswith(".c") else None
+            (by_isa.setdefault(isa, []) if isa else plain).append(src)
+        for isa, srcs in sorted(by_isa.items()):
+            objects += self.compiler.compile(
+                srcs, output_dir=self.build_temp, macros=ext.define_macros,
+                include_dirs=ext.include_dirs, extra_postargs=ext.extra_compile_args + ISA_FLAGS[isa],
+                depends=ext.depends)
+        ext.sources = plain
+        ext.extra_objects = list(ext.extra_objects or []) + objects
+        super().build_extension(ext)
 
 
 class BuildPyWithHeaders(build_py):
@@ -50,7 +100,7 @@ class BuildPyWithHeaders(build_py):
 ext = Extension(
     "tflite_fast._core",
     sources=["src/_core.pyx"] + c_sources(),
-    include_dirs=["csrc/include", "csrc/runtime", "csrc/ops"],
+    include_dirs=["csrc/include", "csrc/runtime", "csrc/ops", "csrc"],
     extra_compile_args=CFLAGS,
     extra_link_args=LDFLAGS,
     libraries=["m"],
@@ -58,5 +108,5 @@ ext = Extension(
 
 setup(
     ext_modules=[ext],
-    cmdclass={"build_py": BuildPyWithHeaders},
+    cmdclass={"build_py": BuildPyWithHeaders, "build_ext": BuildExtPerIsa},
 )

@@ -133,3 +133,10 @@ cdef extern from "interpreter.h" nogil:
     tff_status tff_interpreter_reset_variables(tff_interpreter* it)
     size_t tff_interpreter_arena_bytes(tff_interpreter* it, int subgraph)
     const tff_plan_entry* tff_interpreter_memory_plan(tff_interpreter* it, int subgraph, int* n)
+
+cdef extern from "cpu/cpu.h" nogil:
+    int tff_cpu_init(const char** bad_name)
+    unsigned int tff_cpu_compiled()
+    unsigned int tff_cpu_detected()
+    unsigned int tff_cpu_effective()
+    const char* tff_isa_name(unsigned int isa)

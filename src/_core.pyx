@@ -46,6 +46,29 @@ cdef str _s(const char* c):
     return "" if c == NULL else c.decode("utf-8", "replace")
 
 
+cdef const char* _bad_isa = NULL
+if tff_cpu_init(&_bad_isa) != 0:
+    raise ImportError("TFLITE_FAST_DISABLE_ISA names an unknown ISA: %r (known: sse41, avx2, "
+                      "avx512vnni, neon, neondot, all)" % _s(_bad_isa))
+
+
+def _isa_list(unsigned int mask):
+    cdef unsigned int b = 1
+    out = []
+    while b != 0:
+        if mask & b:
+            out.append(_s(tff_isa_name(b)))
+        b <<= 1
+    return out
+
+
+def cpu_config():
+    """(compiled, detected, effective) ISA name lists."""
+    return (_isa_list(tff_cpu_compiled()), _isa_list(tff_cpu_detected()),
+            _isa_list(tff_cpu_effective()))
+
+
+
 cdef _raise(tff_status st, str msg):
     if st == TFF_STATUS_OUT_OF_MEMORY:
         raise MemoryError(msg or "out of memory")
@@ -187,7 +210,7 @@ cdef class Interpreter:
 
     def resize_input(self, int index, dims, bint strict, int subgraph=0):
         self._check_safe()
-        self._tensor(index, subgraph)
+        self._sg(subgraph)
         cdef int rank = len(dims)
         cdef int* d = <int*>malloc(sizeof(int) * (rank if rank > 0 else 1))
         cdef int i

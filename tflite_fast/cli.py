@@ -18,7 +18,8 @@ from .interpreter import Interpreter, OpResolverType
 def _describe(d):
     q = d["quantization"]
     qs = "" if q == (0.0, 0) else "  scale=%g zero_point=%d" % q
-    return "  %-40s %-8s %s%s" % (d["name"][:40], np.dtype(d["dtype"]).name, list(d["shape"]), qs)
+    shape = [int(x) for x in d["shape"]]
+    return "  %-40s %-8s %s%s" % (d["name"][:40], np.dtype(d["dtype"]).name, shape, qs)
 
 
 def _random_input(d, rng):

@@ -119,6 +119,12 @@ class Interpreter:
                 raise ValueError("type of num_threads should be int")
             if num_threads < 1:
                 raise ValueError("num_threads should >= 1")
+        if experimental_preserve_all_tensors and experimental_op_resolver_type in (
+                OpResolverType.AUTO, OpResolverType.BUILTIN):
+            warnings.warn("Warning: Enabling `experimental_preserve_all_tensors` with the BUILTIN or "
+                          "AUTO op resolver is intended for debugging purposes only. Be aware that "
+                          "this can significantly increase memory usage by storing all intermediate "
+                          "tensors.", UserWarning)
         numerics = (_core.NUMERICS_REF if experimental_op_resolver_type == OpResolverType.BUILTIN_REF
                     else _core.NUMERICS_DEFAULT)
         threads = int(num_threads or 1)

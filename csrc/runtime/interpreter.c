@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../ops/ops.h"
+#include "subgraph.h"
 #include "tflite_fast/builtin_ops.h"
 
 typedef struct tff_subgraph {
@@ -33,6 +34,7 @@ typedef struct tff_subgraph {
   tff_plan_entry* entries;
   int num_entries;
   int allocated;
+  int running;                /* guards against recursive invocation */
   TfLiteExternalContext* external[kTfLiteMaxExternalContexts];
 } tff_subgraph;
 
@@ -45,6 +47,7 @@ struct tff_interpreter {
   int preserve_all_tensors;
   int num_subgraphs;
   tff_subgraph* sgs;
+  struct tff_resources* resources;
   char err[8192];
   size_t err_len;
 };
@@ -336,15 +339,11 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
       r->builtin_code = kTfLiteBuiltinCustom;
       r->custom_name = oc->custom_name ? oc->custom_name : "";
     } else {
+      /* An op we lack still gets a node (details and inspection work); it
+       * is reported at allocate, as TFLite reports unresolved ops. */
       const TfLiteRegistration* b = tff_builtin_registration(oc->builtin_code);
-      if (b == NULL) {
-        const char* n = tff_builtin_name(oc->builtin_code);
-        append_error(it, "Didn't find op for builtin opcode '%s' version '%d': tflite_fast does not "
-                     "implement it (subgraph %d, node %d).", n ? n : "UNKNOWN", oc->version, s, i);
-        sg->num_nodes = i;
-        return TFF_STATUS_UNSUPPORTED;
-      }
-      *r = *b;
+      if (b) *r = *b;
+      else memset(r, 0, sizeof(*r));
       r->builtin_code = oc->builtin_code;
     }
     r->version = oc->version;
@@ -477,6 +476,7 @@ void tff_interpreter_destroy(tff_interpreter* it) {
   if (it->sgs)
     for (int s = 0; s < it->num_subgraphs; ++s) destroy_subgraph(&it->sgs[s]);
   free(it->sgs);
+  tff_resources_free(it->resources);
   tff_model_free(it->model);
   if (it->map) munmap(it->map, it->map_size);
   free(it);
@@ -581,15 +581,18 @@ static tff_status plan_memory(tff_subgraph* sg) {
   return TFF_OK;
 }
 
-tff_status tff_interpreter_allocate(tff_interpreter* it, int s) {
-  tff_subgraph* sg = &it->sgs[s];
+static tff_status allocate_subgraph(tff_subgraph* sg) {
+  tff_interpreter* it = sg->it;
   if (sg->allocated) return TFF_OK;
-  clear_error(it);
   for (int step = 0; step < sg->plan->size; ++step) {
     const int ni = sg->plan->data[step];
     TfLiteRegistration* r = &sg->regs[ni];
-    if (r->builtin_code == kTfLiteBuiltinCustom && r->prepare == NULL && r->invoke == NULL) {
-      append_error(it, "Encountered unresolved custom op: %s.\n", r->custom_name);
+    if (r->invoke == NULL) {
+      if (r->builtin_code == kTfLiteBuiltinCustom)
+        append_error(it, "Encountered unresolved custom op: %s.\n", r->custom_name);
+      else
+        append_error(it, "Didn't find op for builtin opcode '%s' version '%d': tflite_fast does "
+                     "not implement it yet.\n", node_name(sg, ni), r->version);
       append_error(it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
       return TFF_STATUS_UNSUPPORTED;
     }
@@ -604,25 +607,78 @@ tff_status tff_interpreter_allocate(tff_interpreter* it, int s) {
   return TFF_OK;
 }
 
-tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
-  tff_subgraph* sg = &it->sgs[s];
+tff_status tff_interpreter_allocate(tff_interpreter* it, int s) {
+  if (it->sgs[s].allocated) return TFF_OK;
+  clear_error(it);
+  return allocate_subgraph(&it->sgs[s]);
+}
+
+static tff_status invoke_subgraph(tff_subgraph* sg) {
+  tff_interpreter* it = sg->it;
   if (!sg->allocated) {
-    clear_error(it);
     append_error(it, "Invoke called on model that is not ready.");
     return TFF_STATUS_NOT_READY;
+  }
+  if (sg->running) {
+    append_error(it, "Subgraph %d is invoked recursively.", sg->index);
+    return TFF_STATUS_INVOKE_FAILED;
   }
   TfLiteContext* ctx = &sg->ctx;
   const int* plan = sg->plan->data;
   const int steps = sg->plan->size;
+  sg->running = 1;
   for (int step = 0; step < steps; ++step) {
     const int ni = plan[step];
     if (sg->regs[ni].invoke(ctx, &sg->nodes[ni]) != kTfLiteOk) {
       append_error(it, "Node number %d (%s) failed to invoke.", ni, node_name(sg, ni));
+      sg->running = 0;
       return TFF_STATUS_INVOKE_FAILED;
     }
   }
+  sg->running = 0;
   return TFF_OK;
 }
+
+tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
+  clear_error(it);
+  return invoke_subgraph(&it->sgs[s]);
+}
+
+/* ---- subgraph.h: the runtime as control-flow kernels see it ---- */
+
+int tff_num_subgraphs(const TfLiteContext* ctx) { return SG(ctx)->it->num_subgraphs; }
+
+TfLiteContext* tff_subgraph_context(const TfLiteContext* ctx, int index) {
+  tff_interpreter* it = SG(ctx)->it;
+  return index >= 0 && index < it->num_subgraphs ? &it->sgs[index].ctx : NULL;
+}
+
+const TfLiteIntArray* tff_subgraph_input_indices(const TfLiteContext* sub) { return SG(sub)->inputs; }
+const TfLiteIntArray* tff_subgraph_output_indices(const TfLiteContext* sub) { return SG(sub)->outputs; }
+
+TfLiteStatus tff_subgraph_resize(TfLiteContext* sub, int tensor, const TfLiteIntArray* dims) {
+  tff_subgraph* sg = SG(sub);
+  if (tensor < 0 || tensor >= sg->num_tensors) return kTfLiteError;
+  if (TfLiteIntArrayEqual(sg->tensors[tensor].dims, dims)) return kTfLiteOk;
+  if (resize_tensor(sub, &sg->tensors[tensor], TfLiteIntArrayCopy(dims)) != kTfLiteOk) return kTfLiteError;
+  sg->allocated = 0;
+  return kTfLiteOk;
+}
+
+TfLiteStatus tff_subgraph_allocate(TfLiteContext* sub) {
+  tff_subgraph* sg = SG(sub);
+  if (sg->running) {
+    append_error(sg->it, "Subgraph %d is prepared while it runs.", sg->index);
+    return kTfLiteError;
+  }
+  return allocate_subgraph(sg) == TFF_OK ? kTfLiteOk : kTfLiteError;
+}
+
+TfLiteStatus tff_subgraph_invoke(TfLiteContext* sub) {
+  return invoke_subgraph(SG(sub)) == TFF_OK ? kTfLiteOk : kTfLiteError;
+}
+
+struct tff_resources** tff_context_resources(const TfLiteContext* ctx) { return &SG(ctx)->it->resources; }
 
 tff_status tff_interpreter_resize_input(tff_interpreter* it, int s, int ti, const int* dims,
                                         int rank, int strict) {
@@ -635,10 +691,11 @@ tff_status tff_interpreter_resize_input(tff_interpreter* it, int s, int ti, cons
   TfLiteTensor* t = &sg->tensors[ti];
   if (TfLiteIntArrayEqualsArray(t->dims, rank, dims)) return TFF_OK;
   if (strict) {
-    const TfLiteIntArray* sig = t->dims_signature;
-    if (sig == NULL || sig->size != rank) {
+    /* Without a signature every dim is fixed. */
+    const TfLiteIntArray* sig = t->dims_signature ? t->dims_signature : t->dims;
+    if (sig->size != rank) {
       append_error(it, "ResizeInputTensorStrict: tensor %d has rank %d, got %d dims.", ti,
-                   sig ? sig->size : t->dims->size, rank);
+                   sig->size, rank);
       return TFF_STATUS_INVALID_ARGUMENT;
     }
     for (int i = 0; i < rank; ++i) {
@@ -665,6 +722,7 @@ tff_status tff_interpreter_resize_input(tff_interpreter* it, int s, int ti, cons
 }
 
 tff_status tff_interpreter_reset_variables(tff_interpreter* it) {
+  tff_resources_reset(it->resources);
   for (int s = 0; s < it->num_subgraphs; ++s) {
     tff_subgraph* sg = &it->sgs[s];
     for (int i = 0; i < sg->num_tensors; ++i) {

@@ -1,0 +1,31 @@
+/* What control-flow and resource-variable kernels need from the runtime:
+ * the other subgraphs of the same interpreter, and its resource variables.
+ * Kernels only see TfLiteContext*, so every call goes through it. */
+#ifndef TFLITE_FAST_RUNTIME_SUBGRAPH_H_
+#define TFLITE_FAST_RUNTIME_SUBGRAPH_H_
+
+#include "tflite_fast/common.h"
+
+/* Number of subgraphs in the interpreter that owns ctx. */
+int tff_num_subgraphs(const TfLiteContext* ctx);
+/* Context of subgraph `index`, or NULL when out of range. */
+TfLiteContext* tff_subgraph_context(const TfLiteContext* ctx, int index);
+/* Subgraph inputs / outputs (tensor indices of that subgraph). */
+const TfLiteIntArray* tff_subgraph_input_indices(const TfLiteContext* sub);
+const TfLiteIntArray* tff_subgraph_output_indices(const TfLiteContext* sub);
+/* Resize input tensor `tensor` of `sub` (copies dims); marks it unallocated
+ * when the shape changes. */
+TfLiteStatus tff_subgraph_resize(TfLiteContext* sub, int tensor, const TfLiteIntArray* dims);
+/* Prepare + plan `sub` if needed, then run it. Errors go to the owning
+ * interpreter's message buffer. Recursion into a subgraph that is already
+ * running is an error (a model cannot make us overflow the stack). */
+TfLiteStatus tff_subgraph_allocate(TfLiteContext* sub);
+TfLiteStatus tff_subgraph_invoke(TfLiteContext* sub);
+
+/* The interpreter's resource-variable table (csrc/runtime/resources.c). */
+struct tff_resources;
+struct tff_resources** tff_context_resources(const TfLiteContext* ctx);
+void tff_resources_free(struct tff_resources* r);
+void tff_resources_reset(struct tff_resources* r);
+
+#endif /* TFLITE_FAST_RUNTIME_SUBGRAPH_H_ */
