@@ -104,6 +104,8 @@ ext = Extension(
     extra_compile_args=CFLAGS,
     extra_link_args=LDFLAGS,
     libraries=["m"],
+    # Headers and kernel bodies: any change rebuilds (setuptools tracks only .c files).
+    depends=sorted(glob.glob("csrc/**/*.h", recursive=True)),
 )
 
 setup(

@@ -49,6 +49,7 @@ cdef extern from "tflite_fast/common.h" nogil:
         TfLiteIntArray* inputs
         TfLiteIntArray* outputs
     ctypedef struct TfLiteRegistration:
+        const char* (*profiling_string)(const TfLiteContext* context, const TfLiteNode* node)
         int32_t builtin_code
         const char* custom_name
         int version
@@ -131,8 +132,14 @@ cdef extern from "interpreter.h" nogil:
     tff_status tff_interpreter_resize_input(tff_interpreter* it, int subgraph, int tensor,
                                             const int* dims, int rank, int strict)
     tff_status tff_interpreter_reset_variables(tff_interpreter* it)
+    tff_status tff_interpreter_set_profiling(tff_interpreter* it, int on)
+    int tff_interpreter_profile(tff_interpreter* it, int s, const uint64_t** ns, const uint64_t** count)
     size_t tff_interpreter_arena_bytes(tff_interpreter* it, int subgraph)
     const tff_plan_entry* tff_interpreter_memory_plan(tff_interpreter* it, int subgraph, int* n)
+
+cdef extern from "delegate.h" nogil:
+    tff_status tff_interpreter_apply_delegate(tff_interpreter* it, void* delegate, int greedy,
+                                            int fuse)
 
 cdef extern from "cpu/cpu.h" nogil:
     int tff_cpu_init(const char** bad_name)

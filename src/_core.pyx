@@ -5,9 +5,11 @@ Python exceptions in one place (_raise), and runs invoke without the GIL.
 No numpy C API is used (tensors move through the buffer protocol), so one
 build works with numpy 1.x and 2.x.
 """
-from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
+from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
-from libc.stdint cimport uint8_t
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
@@ -35,6 +37,25 @@ _TYPE_NAMES = {
     np.dtype(np.float64): "FLOAT64", np.dtype(np.complex128): "COMPLEX128",
     np.dtype(np.uint64): "UINT64", np.dtype(np.uint32): "UINT32", np.dtype(np.uint16): "UINT16",
 }
+
+# Lean round trip (set_tensor/get_tensor on tiny models cost more than invoke):
+# per TfLiteType, the numpy dtype get_tensor copies into (None: not copyable)
+# and the buffer-protocol format char set_tensor accepts without numpy calls
+# (0: always take the general path). Indexed by type; types >= _NTYPES have none.
+cdef enum:
+    _NTYPES = 32
+cdef list _COPY_DTYPES = [None] * _NTYPES
+cdef char _SET_FORMAT[_NTYPES]
+cdef int _ti
+for _ti in range(_NTYPES):
+    _SET_FORMAT[_ti] = 0
+for _ti, _t in _NP_TYPES.items():
+    if _t is not None and _t is not np.object_ and _t is not np.bytes_:
+        _COPY_DTYPES[_ti] = np.dtype(_t)
+        if np.dtype(_t).kind in "biuf":
+            _SET_FORMAT[_ti] = ord(np.dtype(_t).char)
+cdef object _ndarray = np.ndarray
+cdef object _empty = np.empty
 
 _HELD_VIEW = ("There is at least 1 reference to internal data\n"
               "      in the interpreter in the form of a numpy array or slice. Be sure to\n"
@@ -273,20 +294,31 @@ cdef class Interpreter:
         out["dim_metadata"] = dims
         return out
 
-    def get_tensor(self, int index, int subgraph=0):
-        cdef TfLiteTensor* t = self._tensor(index, subgraph)
-        dt = _NP_TYPES.get(t.type)
-        if t.data.raw == NULL or dt is None or dt is np.object_ or dt is np.bytes_:
+    def get_tensor(self, index, subgraph=0):
+        # Indices go through int() like the facade always did (int(2.0) works);
+        # exact ints skip the call.
+        cdef int idx = index if type(index) is int else int(index)
+        cdef int sg = subgraph if type(subgraph) is int else int(subgraph)
+        cdef TfLiteTensor* t = self._tensor(idx, sg)
+        dt = _COPY_DTYPES[t.type] if 0 <= t.type < _NTYPES else None
+        if t.data.raw == NULL or dt is None:
             if t.data.raw == NULL:
                 raise ValueError("Tensor data is null. Run allocate_tensors() first")
-            raise ValueError("Cannot read tensor %d of type %s" % (index, _s(TfLiteTypeGetName(t.type))))
-        shape = tuple(_int_array(t.dims).tolist())
-        out = np.empty(shape, dtype=dt)
+            raise ValueError("Cannot read tensor %d of type %s" % (idx, _s(TfLiteTypeGetName(t.type))))
+        cdef int rank = t.dims.size if t.dims != NULL else 0
+        cdef int i
+        cdef object d  # an object: SET_ITEM steals the reference INCREF adds
+        shape = PyTuple_New(rank)
+        for i in range(rank):
+            d = t.dims.data[i]
+            Py_INCREF(d)
+            PyTuple_SET_ITEM(shape, i, d)
+        out = _empty(shape, dt)
         cdef Py_buffer view
         PyObject_GetBuffer(out, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
         try:
             if <size_t>view.len != t.bytes:
-                raise ValueError("Tensor %d holds %d bytes, expected %d" % (index, t.bytes, view.len))
+                raise ValueError("Tensor %d holds %d bytes, expected %d" % (idx, t.bytes, view.len))
             memcpy(view.buf, t.data.raw, t.bytes)
         finally:
             PyBuffer_Release(&view)
@@ -306,8 +338,38 @@ cdef class Interpreter:
         b.readonly = t.allocation_type == kTfLiteMmapRo
         return np.frombuffer(b, dtype=dt).reshape(tuple(_int_array(t.dims).tolist()))
 
-    def set_tensor(self, int index, value, int subgraph=0):
-        cdef TfLiteTensor* t = self._tensor(index, subgraph)
+    cdef bint _set_fast(self, TfLiteTensor* t, object value) except -1:
+        """Copies a C-contiguous native-order ndarray whose format and shape
+        already match t; returns 0 (nothing done) for every other case, which
+        the general path then accepts, converts or rejects with its message."""
+        if (t.data.raw == NULL or t.allocation_type == kTfLiteMmapRo or t.dims == NULL
+                or t.type < 0 or t.type >= _NTYPES or _SET_FORMAT[t.type] == 0):
+            return 0
+        cdef Py_buffer view
+        try:
+            PyObject_GetBuffer(value, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+        except (BufferError, ValueError):  # numpy: "ndarray is not C-contiguous"
+            return 0
+        cdef bint ok = (view.format != NULL and view.format[0] == _SET_FORMAT[t.type]
+                        and view.format[1] == 0 and view.ndim == t.dims.size
+                        and <size_t>view.len == t.bytes)
+        cdef int i
+        if ok:
+            for i in range(view.ndim):
+                if view.shape[i] != t.dims.data[i]:
+                    ok = 0
+                    break
+        if ok:
+            memcpy(t.data.raw, view.buf, t.bytes)
+        PyBuffer_Release(&view)
+        return ok
+
+    def set_tensor(self, index_, value, subgraph=0):
+        cdef int index = index_ if type(index_) is int else int(index_)
+        cdef int sg = subgraph if type(subgraph) is int else int(subgraph)
+        cdef TfLiteTensor* t = self._tensor(index, sg)
+        if type(value) is _ndarray and self._set_fast(t, value):
+            return
         dt = _NP_TYPES.get(t.type)
         arr = np.asarray(value)
         if dt is None or arr.dtype != dt:
@@ -343,13 +405,39 @@ cdef class Interpreter:
         return tff_subgraph_num_nodes(self.it, self._sg(subgraph))
 
     def node(self, int index, int subgraph=0):
-        """(op_name, inputs, outputs, builtin_code, version)."""
+        """(op_name, inputs, outputs, builtin_code, version, kernel): kernel is
+        what the op's profiling_string names (the chosen ukernel) or ''."""
         cdef TfLiteNode* n
         cdef TfLiteRegistration* r
-        if tff_subgraph_node(self.it, self._sg(subgraph), index, &n, &r) != kTfLiteOk:
+        cdef int sg = self._sg(subgraph)
+        if tff_subgraph_node(self.it, sg, index, &n, &r) != kTfLiteOk:
             raise ValueError("Invalid node index")
-        name = _s(r.custom_name) if r.custom_name != NULL else _s(tff_builtin_name(r.builtin_code))
-        return (name, _int_array(n.inputs), _int_array(n.outputs), r.builtin_code, r.version)
+        # delegate nodes show as DELEGATE (their custom_name only in error messages), as in LiteRT
+        name = (_s(r.custom_name) if r.custom_name != NULL and r.builtin_code != 51
+                else _s(tff_builtin_name(r.builtin_code)))
+        kernel = ""
+        if r.profiling_string != NULL and tff_interpreter_is_allocated(self.it, sg):
+            kernel = _s(r.profiling_string(tff_interpreter_context(self.it, sg), n))
+        return (name, _int_array(n.inputs), _int_array(n.outputs), r.builtin_code, r.version, kernel)
+
+    def apply_delegate(self, size_t ptr, bint greedy=True, bint fuse=True):
+        """ModifyGraphWithDelegate on every subgraph (ptr: a TfLiteDelegate*)."""
+        cdef tff_status st = tff_interpreter_apply_delegate(self.it, <void*>ptr, greedy, fuse)
+        if st != TFF_OK:
+            self._fail(st)
+
+    def set_profiling(self, bint on):
+        cdef tff_status st = tff_interpreter_set_profiling(self.it, on)
+        if st != TFF_OK:
+            _raise(st, "out of memory")
+
+    def profile(self, int subgraph=0):
+        """[(node, op_name, total_ns, count)] for nodes that ran, timed in C."""
+        cdef const uint64_t* ns = NULL
+        cdef const uint64_t* count = NULL
+        cdef int n = tff_interpreter_profile(self.it, self._sg(subgraph), &ns, &count)
+        cdef int i
+        return [(i, self.node(i, subgraph)[0], ns[i], count[i]) for i in range(n) if count[i] > 0]
 
     def signatures(self):
         cdef const tff_model* m = tff_interpreter_model(self.it)

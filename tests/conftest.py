@@ -11,9 +11,7 @@ TESTS_DIR = Path(__file__).resolve().parent
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 
-# ../shared/models beside the checkout; TFLITE_FAST_MODELS overrides.
-MODELS_DIR = Path(os.environ.get("TFLITE_FAST_MODELS",
-                                 Path(__file__).resolve().parents[1].parent / "shared" / "models"))
+from oracle import MODELS_DIR, shared_models  # noqa: E402  (MODELS_DIR: ../shared/models or $TFLITE_FAST_MODELS)
 
 try:
     from hypothesis import HealthCheck, settings
@@ -38,11 +36,6 @@ def model_path(name):
     if not p.exists():
         pytest.skip(f"model {p} not found (set TFLITE_FAST_MODELS)")
     return p
-
-
-def shared_models():
-    """Stems of every .tflite in MODELS_DIR, sorted."""
-    return sorted(p.stem for p in MODELS_DIR.glob("*.tflite"))
 
 
 @pytest.fixture(scope="session")

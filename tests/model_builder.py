@@ -298,6 +298,17 @@ class ModelBuilder:
         sd.subgraphIndex = subgraph_index
         self._model.signatureDefs.append(sd)
 
+    def metadata(self, name, data):
+        """Add a model metadata entry `name` (e.g. "TFLITE_METADATA") holding `data`
+        in a new buffer; returns the buffer index."""
+        m = S.MetadataT()
+        m.name = name
+        m.buffer = self.buffer(data)
+        if self._model.metadata is None:
+            self._model.metadata = []
+        self._model.metadata.append(m)
+        return m.buffer
+
     # -- serialisation -----------------------------------------------------------
 
     def model(self):

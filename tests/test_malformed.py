@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import MODELS_DIR, shared_models
+from oracle import MODELS_DIR, shared_models
 
-N_RANDOM = 100          # random mutations per model in the default run
+N_RANDOM = 80           # random mutations per model in the default run
 N_RANDOM_SLOW = 1000    # under the slow marker
 N_SPREAD = 40           # truncation points spread over the file
 TRIAL_TIMEOUT = 10.0    # seconds per mutated model before the watchdog gives up on it
@@ -38,7 +38,7 @@ WATCHDOG_EXIT = 86
 HEAVY = {"mobilenet_v2_float", "mobilenet_v2_int8", "mobilenet_v2_fp16", "mobilenet_v2_hybrid",
          "mobilenet_v3_small_float", "mobilenet_v3_small_int8", "unet_small_float",
          "unet_small_int8"}
-N_RANDOM_HEAVY = 30
+N_RANDOM_HEAVY = 15
 INTERESTING_WORDS = [0, 1, 2, 3, 4, 7, 8, 16, 255, 256, 0x7FFF, 0xFFFF, 0x7FFFFFFF, 0x80000000,
                      0xFFFFFFFF, 0xFFFFFFFE, 0x40000000, 0x10000]
 

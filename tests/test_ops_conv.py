@@ -95,10 +95,10 @@ def build(op, kind, n, h, w, cin, cout, kh, kw, stride, dilation, same, act, bia
 
 @st.composite
 def geometry(draw):
-    kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    kh, kw = draw(st.sampled_from([1, 2, 3, 5])), draw(st.sampled_from([1, 2, 3, 5]))
     stride = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
     dilation = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
-    h, w = draw(st.integers(1, 11)), draw(st.integers(1, 11))
+    h, w = draw(st.integers(1, 12)), draw(st.integers(1, 12))
     same = draw(st.booleans()) or h < (kh - 1) * dilation[0] + 1 or w < (kw - 1) * dilation[1] + 1
     return dict(n=draw(st.integers(1, 2)), h=h, w=w, kh=kh, kw=kw, stride=stride,
                 dilation=dilation, same=same)
@@ -152,6 +152,57 @@ def test_hybrid_edge_inputs(op, kind):
         check_both(model, [v])
 
 
+# (filter scale, accumulator) pairs, for input scale SCALE_X and output scale SCALE_Y, that
+# tell apart the candidate formulas of the requantization scale: rounding
+# acc·f32(f32(s_x·s_w)/s_y) vs acc·f32(s_x·s_w/s_y in double) (XNNPACK, default mode); and
+# QuantizeMultiplier / round of s_x·s_w/s_y with the product in double vs in float
+# (reference CONV/DW resp. FC). Found by search over random scales.
+SCALE_X, SCALE_Y = 0.012299999594688416, 0.04560000076889992
+SCALE_ORDER_CASES = [
+    (0.0019251458579674363, 43329), (0.003598179202526808, 90154),
+    (0.001386001124046743, 196600), (0.0014390259748324752, 258915),
+    (0.0030932037625461817, 107269), (0.002862207591533661, 75773),
+    (0.003181906882673502, 126416), (0.0012150389375165105, 151034),
+    (0.003037481103092432, 116560), (0.005735956132411957, 27469),
+    (0.001588993240147829, 274142), (0.0026006416883319616, 117607),
+    (0.0017909540329128504, 174917), (0.002729264786466956, 140590),
+    (0.0018225443782284856, 155612), (0.0012701858067885041, 307925),
+    (0.0013168728910386562, 175952), (0.0027557567227631807, 158072),
+    (0.0019128323765471578, 208348), (0.001030548824928701, 422696),
+    (0.0014963953290134668, 239078), (0.0018491488881409168, 221538),
+    (0.001382587244734168, 229262), (0.013160739094018936, 23521),
+]
+
+
+def scale_order_model(op):
+    """Zero weights and one output channel per case, so each output is its bias requantized."""
+    sw = np.array([c[0] for c in SCALE_ORDER_CASES], np.float32)
+    acc = np.array([c[1] for c in SCALE_ORDER_CASES], np.int32)
+    n = len(sw)
+    b = ModelBuilder()
+    # A 1x2 CONV_2D filter: XNNPACK would run a 1x1 one as FULLY_CONNECTED.
+    shape, wshape, out = {"FULLY_CONNECTED": ([1, 1], (n, 1), [1, n]),
+                          "CONV_2D": ([1, 1, 2, 1], (n, 1, 2, 1), [1, 1, 1, n]),
+                          "DEPTHWISE_CONV_2D": ([1, 1, 1, n], (1, 1, 1, n), [1, 1, 1, n])}[op]
+    x = b.tensor("x", shape, np.int8, scale=SCALE_X, zero_point=0)
+    y = b.tensor("y", out, np.int8, scale=SCALE_Y, zero_point=0)
+    w = b.const("w", np.zeros(wshape, np.int8), scale=sw, zero_point=[0] * n,
+                quantized_dimension=3 if op == "DEPTHWISE_CONV_2D" else 0)
+    bias = b.const("b", acc, scale=(np.float32(SCALE_X) * sw), zero_point=[0] * n)
+    opts = {} if op == "FULLY_CONNECTED" else dict(padding=S.Padding.VALID, strideH=1, strideW=1)
+    if op == "DEPTHWISE_CONV_2D":
+        opts["depthMultiplier"] = 1
+    b.op(op, [x, w, bias], [y], **opts)
+    b.inputs([x])
+    b.outputs([y])
+    return b.build(), [np.zeros(shape, np.int8)]
+
+
+@pytest.mark.parametrize("op", ["CONV_2D", "DEPTHWISE_CONV_2D"])
+def test_requantization_scale_order(op):
+    check_both(*scale_order_model(op))
+
+
 @pytest.mark.parametrize("stride", [1, 2])
 @pytest.mark.parametrize("cin,cout", [(1, 1), (1, 2), (2, 1), (5, 7)])
 def test_hybrid_1x1(cin, cout, stride):
@@ -161,6 +212,30 @@ def test_hybrid_1x1(cin, cout, stride):
     model, inputs = build("CONV_2D", "hybrid", cin=cin, cout=cout, act=ACTS[0], bias=True,
                           rng=np.random.default_rng(cin * 10 + cout), **g)
     check_both(model, inputs)
+
+
+def check_resized(model, make_input, shapes):
+    """One interpreter per side, resized through `shapes` (re-prepare after a resize)."""
+    for mode in oracle.MODES:
+        ours = oracle.make_interpreter(oracle.ours_module(), model, mode)
+        ref = oracle.make_interpreter(oracle.oracle_module(), model, mode)
+        for shape in shapes:
+            inputs = [make_input(shape)]
+            oracle.assert_outputs_match(oracle.run_interpreter(ours, inputs),
+                                        oracle.run_interpreter(ref, inputs),
+                                        f"mode={mode} input {shape}")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("op", ["CONV_2D", "DEPTHWISE_CONV_2D"])
+def test_resize_input(op, kind):
+    rng = np.random.default_rng(11)
+    g = dict(n=1, h=5, w=6, kh=3, kw=3, stride=(2, 1), dilation=(1, 1), same=True)
+    model, (x,) = build(op, kind, cin=4, cout=8, act=ACTS[0], bias=True, rng=rng, groups=2,
+                        mult=2, **g)
+    make = (lambda s: rng.integers(-128, 128, s).astype(np.int8)) if x.dtype == np.int8 else \
+        (lambda s: float_input(rng, s))
+    check_resized(model, make, [(1, 5, 6, 4), (3, 7, 4, 4), (2, 1, 1, 4)])
 
 
 @pytest.mark.skipif(IS_LITERT, reason="LiteRT requires a CONV_2D bias and crashes on a "
@@ -282,7 +357,7 @@ REJECTED = [
     (dict(w_shape=(4, 3, 3, 4), cin=4, w_scale=(0.1,) * 4, qdim=3),
      "CONV_2D: per-channel filter quantized along dimension 3, expected 0"),
     (dict(stride=0), r"CONV_2D: strides 0x1 must be >= 1"),
-    (dict(cin=5), r"CONV_2D: input channels 5 are not a multiple of the filter's 2"),
+    (dict(cin=5), "CONV_2D: input channels 5 are not a positive multiple of the filter's 2"),
     (dict(bias="float32"), "CONV_2D: bias type FLOAT32, expected INT32"),
     (dict(bias_n=3), r"CONV_2D: bias has 3 elements, expected 4"),
     (dict(act=S.ActivationFunctionType.TANH), "CONV_2D: fused activation 4 is not supported"),

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import oracle
 from model_builder import ModelBuilder, S
-from test_ops_conv import ACTS, IS_LITERT, check_layers, float_input, weight_scales, zero_point
+from test_ops_conv import (ACTS, IS_LITERT, check_layers, check_resized, float_input,
+                           scale_order_model, weight_scales, zero_point)
 
 KINDS = ["float", "int8", "hybrid"]
 
@@ -77,6 +78,11 @@ def test_fully_connected(kind, lead, k, n, bias, act, keep, asym, per_channel, d
     check_both(model, inputs)
 
 
+def test_requantization_scale_order():
+    """See test_ops_conv.SCALE_ORDER_CASES."""
+    check_both(*scale_order_model("FULLY_CONNECTED"))
+
+
 @pytest.mark.parametrize("lead", [[], [3], [2, 5]])
 @pytest.mark.parametrize("bias", [False, True])
 def test_float_weights_at_run_time(lead, bias):
@@ -87,6 +93,16 @@ def test_float_weights_at_run_time(lead, bias):
     check_both(model, inputs)
     inputs[1] = inputs[1] * 2  # new weights on the next invoke
     check_both(model, inputs)
+
+
+@pytest.mark.parametrize("keep", [False, True])
+@pytest.mark.parametrize("kind", KINDS)
+def test_resize_input(kind, keep):
+    rng = np.random.default_rng(5)
+    model, (x,) = build_fc(kind, [2], 10, 6, True, ACTS[0], keep, rng)
+    make = (lambda s: rng.integers(-128, 128, s).astype(np.int8)) if x.dtype == np.int8 else \
+        (lambda s: float_input(rng, s))
+    check_resized(model, make, [(2, 10), (5, 10), (1, 10)] if keep else [(2, 10), (3, 20), (10,)])
 
 
 @pytest.mark.parametrize("asym", [False, True])

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import oracle
-from conftest import MODELS_DIR, shared_models
+from oracle import shared_models
+from model_builder import S
 from test_models import probe
 
 tfl = oracle.ours_module()
@@ -33,6 +34,45 @@ def lower_bound(plan):
     return int(np.cumsum(live).max())
 
 
+def constant_tensors(model_bytes):
+    """Indices of subgraph-0 tensors whose buffer holds data (weights: never planned)."""
+    m = S.Model.GetRootAs(model_bytes, 0)
+    sg = m.Subgraphs(0)
+    out = set()
+    for i in range(sg.TensorsLength()):
+        b = sg.Tensors(i).Buffer()
+        if 0 < b < m.BuffersLength():
+            buf = m.Buffers(b)
+            if buf.DataLength() > 0 or buf.Offset() > 1:
+                out.add(i)
+    return out
+
+
+def assert_lifetimes_cover_uses(plan, ops, consts, graph_inputs, graph_outputs):
+    """Every planned tensor's lifetime covers every step that reads or writes it (steps =
+    node order); graph inputs are live from step 0 and graph outputs until the last step
+    (the caller reads them). Tensors an op uses may be missing from the plan: those that
+    prepare computes once and keeps outside the arena (DEQUANTIZE of constant fp16
+    weights, SHAPE of a static shape), as TFLite does with persistent tensors."""
+    by_tensor = {e["tensor"]: e for e in plan}
+    last_step = len(ops) - 1
+    uses = {}
+    for step, op in enumerate(ops):
+        for t in list(op["inputs"]) + list(op["outputs"]):
+            if t >= 0 and t not in consts:
+                uses.setdefault(int(t), []).append(step)
+    for t in graph_inputs:
+        uses.setdefault(t, []).append(0)
+    for t in graph_outputs:
+        uses.setdefault(t, []).append(last_step)
+    for t, steps in uses.items():
+        e = by_tensor.get(t)
+        if e is None:
+            continue
+        assert e["first_step"] <= min(steps) and e["last_step"] >= max(steps), (
+            f"tensor {t} used at steps {min(steps)}..{max(steps)} but planned for {e}")
+
+
 def assert_no_overlap(plan):
     """Sweep by offset: two regions overlapping in bytes must not overlap in time."""
     order = sorted(plan, key=lambda e: e["offset"])
@@ -51,7 +91,8 @@ def test_plan(name, record_property):
     status = probe(name, "default")  # a crash in tflite_fast fails here, in a child process
     if status != "ok" and status[2] == "construct":
         pytest.xfail(f"{name} does not construct: {status[1][:200]}")
-    it = oracle.make_interpreter(tfl, (MODELS_DIR / f"{name}.tflite").read_bytes(), "default")
+    data = oracle.model_bytes(name)
+    it = oracle.make_interpreter(tfl, data, "default")
     try:
         it.allocate_tensors()
     except RuntimeError as e:
@@ -68,6 +109,9 @@ def test_plan(name, record_property):
         assert e["size"] > 0 and e["first_step"] <= e["last_step"], e
         if e.get("tensor") in tensor_bytes:
             assert e["size"] >= tensor_bytes[e["tensor"]], f"region smaller than tensor: {e}"
+    assert_lifetimes_cover_uses(plan, it._get_ops_details(), constant_tensors(data),
+                                [d["index"] for d in it.get_input_details()],
+                                [d["index"] for d in it.get_output_details()])
     assert_no_overlap(plan)
     end = max(e["offset"] + e["size"] for e in plan)
     assert arena >= end, f"arena {arena} < end of last region {end}"
@@ -90,3 +134,8 @@ def test_checks_catch_bad_plans():
         assert_no_overlap([a, b])
     assert_no_overlap([a, c])
     assert lower_bound([a, b, c]) == 192
+    ops = [{"inputs": [5], "outputs": [1]}, {"inputs": [1], "outputs": [2]},
+           {"inputs": [1, 2], "outputs": [3]}, {"inputs": [3], "outputs": [4]}]
+    plan = [dict(a, tensor=1, last_step=1), dict(b, tensor=2), dict(c, tensor=3)]
+    with pytest.raises(AssertionError, match="tensor 1 used at steps 0..2"):
+        assert_lifetimes_cover_uses(plan, ops, consts={5}, graph_inputs=[], graph_outputs=[])

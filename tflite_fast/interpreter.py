@@ -67,10 +67,12 @@ class Delegate:
             raise ValueError("".join(messages))
 
     def __del__(self):
-        lib = getattr(self, "_library", None)
-        if lib is not None:
-            lib.tflite_plugin_destroy_delegate(getattr(self, "_delegate_ptr", None))
-            self._library = None
+        # Destroy once, even after a failed create (it gets NULL); quietly
+        # nothing when the library or its symbols never loaded.
+        lib, self._library = getattr(self, "_library", None), None
+        destroy = getattr(lib, "tflite_plugin_destroy_delegate", None) if lib is not None else None
+        if destroy is not None:
+            destroy(getattr(self, "_delegate_ptr", None))
 
     def _get_native_delegate_pointer(self):
         return self._delegate_ptr
@@ -140,9 +142,12 @@ class Interpreter:
             raise ValueError("`model_path` or `model_content` must be specified.")
         else:
             raise ValueError("Can't both provide `model_path` and `model_content`")
+        # Applied in list order; kept so they outlive the interpreter (__del__).
         self._delegates = list(experimental_delegates or [])
-        if self._delegates:
-            raise RuntimeError("External delegates are not supported yet by tflite_fast.")
+        for delegate in self._delegates:
+            self._interpreter.apply_delegate(delegate._get_native_delegate_pointer(),
+                                             not experimental_disable_delegate_clustering,
+                                             not experimental_disable_delegate_node_fusion)
         self._signature_defs = self.get_signature_list()
 
     def __del__(self):
@@ -190,11 +195,12 @@ class Interpreter:
         return self._interpreter.num_subgraphs()
 
     # -- tensors --
+    # The core converts indices with int(), as these shims used to.
     def set_tensor(self, tensor_index, value):
-        self._interpreter.set_tensor(int(tensor_index), value, 0)
+        self._interpreter.set_tensor(tensor_index, value, 0)
 
     def get_tensor(self, tensor_index, subgraph_index=0):
-        return self._interpreter.get_tensor(int(tensor_index), int(subgraph_index))
+        return self._interpreter.get_tensor(tensor_index, subgraph_index)
 
     def tensor(self, tensor_index):
         core = self._interpreter
@@ -213,13 +219,16 @@ class Interpreter:
         core = self._interpreter
         if not 0 <= op_index < core.num_nodes(0):
             raise ValueError("Invalid node index")
-        name, inputs, outputs, _, _ = core.node(int(op_index), 0)
+        name, inputs, outputs, _, _, kernel = core.node(int(op_index), 0)
 
         def types(idx):
             return [_core._NP_TYPES.get(core.tensor_info(int(i), 0)[1]) for i in idx if i >= 0]
 
-        return {"index": op_index, "op_name": name, "inputs": inputs, "outputs": outputs,
-                "operand_types": types(inputs), "result_types": types(outputs)}
+        details = {"index": op_index, "op_name": name, "inputs": inputs, "outputs": outputs,
+                   "operand_types": types(inputs), "result_types": types(outputs)}
+        if kernel:  # tflite_fast extension: the microkernel prepare chose
+            details["kernel"] = kernel
+        return details
 
     def _get_ops_details(self):
         return [self._get_op_details(i) for i in range(self._interpreter.num_nodes(0))]

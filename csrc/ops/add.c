@@ -11,9 +11,10 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
 
 const TfLiteRegistration* tff_register_ADD(void) {
   static const TfLiteRegistration r = {.init = tff_addsub_init,
-                                       .free = tff_addsub_free,
+                                       .free = tff_free_user_data,
                                        .prepare = prepare,
                                        .invoke = tff_addsub_invoke,
+                                       .profiling_string = tff_binary_kernel_name,
                                        .builtin_code = kTfLiteBuiltinAdd,
                                        .version = 1};
   return &r;

@@ -73,6 +73,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLitePoolParams* p = (const TfLitePoolParams*)node->builtin_data;
   const TfLiteTensor* out = tff_output(ctx, node, 0);
   if (out->type == kTfLiteFloat32) return kTfLiteOk;
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "AVERAGE_POOL_2D", "output", out));
   TF_LITE_ENSURE_OK(ctx, tff_act_range_quant(ctx, p->activation, out, &d->qlo, &d->qhi));
   return tff_scratch_request(ctx, node, 0, (size_t)d->g.channels * sizeof(int32_t));
 }

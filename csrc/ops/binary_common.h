@@ -8,6 +8,13 @@
  * C. A row kernel gets each input either as a full row or as one repeated
  * value, one loop per case, so each loop vectorizes.
  *
+ * SIMD: float32 ADD/SUB/MUL and the default-mode int8 ADD/SUB (XNNPACK's
+ * formula) run ukernels (csrc/ukernels/f32-vbinary, qs8-vadd; MUL's int8 in
+ * mul.c uses qs8-vmul) chosen at prepare from tff_cpu_effective(): a row of
+ * two full operands takes the v kernel, a row against one repeated value the
+ * c kernel (operands swapped when the first one repeats). The reference
+ * int8 formula and int32 stay portable loops.
+ *
  * Constant folding: when every input is constant at prepare, the output is
  * made kTfLitePersistentRo and computed there; invoke then has nothing to do.
  */
@@ -18,7 +25,10 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "cpu/cpu.h"
 #include "kernel_util.h"
+#include "ukernels/f32-vbinary/f32-vbinary.h"
+#include "ukernels/qs8-vadd/qs8-vadd.h"
 
 /* out[i] = f(a[i or 0], b[i or 0]) for i < n; a_row/b_row say which. */
 typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, int a_row,
@@ -53,10 +63,54 @@ typedef struct tff_binary {
   size_t elsize;     /* bytes per element of every tensor */
   tff_row_fn row;
   const void* params;
+  const char* kernel; /* the same-shape ukernel's name, or NULL (portable row) */
 } tff_binary;
 
-/* Drops size-1 dims and merges dim i into i+1 where both inputs are
- * contiguous across them or broadcast in both. Keeps rank >= 1. */
+/* profiling_string of ADD, SUB and MUL (whose OpData begins with tff_binary). */
+static inline const char* tff_binary_kernel_name(const TfLiteContext* ctx, const TfLiteNode* node) {
+  (void)ctx;
+  const tff_binary* op = (const tff_binary*)node->user_data;
+  return op && op->kernel ? op->kernel : "";
+}
+
+/* Defines NAME, a tff_row_fn over ukernels held in a struct K with members
+ * p and swapped (params) and vv, vc, cv (kernels of elements T): vv for two
+ * rows, vc for a row and a repeated second operand, cv (arguments: the row,
+ * then the value; params `swapped`) for a repeated first operand. */
+#define TFF_UKERNEL_ROW(NAME, K, T)                                                         \
+  static inline void NAME(const void* a, const void* b, void* o, size_t n, int a_row,       \
+                          int b_row, const void* params) {                                  \
+    const K* k = (const K*)params;                                                          \
+    if (a_row && b_row) {                                                                   \
+      k->vv(n, (const T*)a, (const T*)b, (T*)o, &k->p);                                     \
+    } else if (a_row) {                                                                     \
+      k->vc(n, (const T*)a, (const T*)b, (T*)o, &k->p);                                     \
+    } else if (b_row) {                                                                     \
+      k->cv(n, (const T*)b, (const T*)a, (T*)o, &k->swapped);                               \
+    } else {                                                                                \
+      T* out = (T*)o;                                                                       \
+      k->vv(1, (const T*)a, (const T*)b, out, &k->p);                                       \
+      for (size_t i = 1; i < n; ++i) out[i] = out[0];                                       \
+    }                                                                                       \
+  }
+
+/* float32: cv is vaddc/vmulc (commutative) or vrsubc; swapped == p. */
+typedef struct tff_vbin_f32 {
+  tff_f32_minmax_params p, swapped;
+  tff_f32_vbinary_fn vv, vc, cv;
+} tff_vbin_f32;
+TFF_UKERNEL_ROW(tff_vbin_f32_row, tff_vbin_f32, float)
+
+/* Default-mode int8 ADD/SUB: cv is vaddc with the operands' multipliers
+ * exchanged in `swapped`. */
+typedef struct tff_vadd_q8 {
+  tff_qs8_add_minmax_params p, swapped;
+  tff_qs8_vadd_fn vv, vc, cv;
+} tff_vadd_q8;
+TFF_UKERNEL_ROW(tff_vadd_q8_row, tff_vadd_q8, int8_t)
+
+/* Drops size-1 dims and merges neighbouring dims that both inputs step
+ * through contiguously, or both broadcast. Keeps rank >= 1. */
 static inline void tff_bcast_collapse(tff_bcast* bc) {
   tff_bcast c = {0};
   for (int i = 0; i < bc->rank; ++i) {
@@ -186,11 +240,12 @@ static inline void tff_act_range_i32(TfLiteFusedActivation act, int32_t* lo, int
 
 /* The common head of ADD/SUB/MUL prepare: tff_binary_prepare, the fused
  * activation (the first member of TfLiteAddParams, TfLiteSubParams and
- * TfLiteMulParams alike), and for float32/int32 the bounds in *c and the
- * row kernel. For int8 op->row stays NULL: the caller sets it up. */
+ * TfLiteMulParams alike), and for float32 the ukernels of `kind` (TFF_VADD,
+ * TFF_VSUB or TFF_VMUL) with their bounds in *f, for int32 the bounds in *c
+ * and i32_row. For int8 op->row stays NULL: the caller sets it up. */
 static inline TfLiteStatus tff_binary_prepare_common(TfLiteContext* ctx, TfLiteNode* node,
                                                      const char* name, tff_binary* op,
-                                                     tff_clamp* c, tff_row_fn f32_row,
+                                                     tff_clamp* c, tff_vbin_f32* f, int kind,
                                                      tff_row_fn i32_row,
                                                      TfLiteFusedActivation* act) {
   TF_LITE_ENSURE_OK(ctx, tff_binary_prepare(ctx, node, name, op));
@@ -198,8 +253,9 @@ static inline TfLiteStatus tff_binary_prepare_common(TfLiteContext* ctx, TfLiteN
   *act = params ? params->activation : kTfLiteActNone;
   op->row = NULL;
   op->params = c;
+  op->kernel = NULL;
   switch (tff_output(ctx, node, 0)->type) {
-    case kTfLiteFloat32:
+    case kTfLiteFloat32: {
       tff_act_range_float(*act, &c->f.lo, &c->f.hi);
       /* TFLite's builtin kernels clamp even without an activation, to the
        * finite range (infinities become ±FLT_MAX); XNNPACK, which AUTO
@@ -208,8 +264,16 @@ static inline TfLiteStatus tff_binary_prepare_common(TfLiteContext* ctx, TfLiteN
         c->f.lo = c->f.lo < -FLT_MAX ? -FLT_MAX : c->f.lo;
         c->f.hi = c->f.hi > FLT_MAX ? FLT_MAX : c->f.hi;
       }
-      op->row = f32_row;
+      const tff_f32_vbinary_config* cfg = tff_f32_vbinary_select(tff_cpu_effective());
+      f->p = f->swapped = (tff_f32_minmax_params){c->f.lo, c->f.hi};
+      f->vv = cfg->fn[kind];
+      f->vc = cfg->fn[kind + (TFF_VADDC - TFF_VADD)];
+      f->cv = kind == TFF_VSUB ? cfg->fn[TFF_VRSUBC] : f->vc;
+      op->row = tff_vbin_f32_row;
+      op->params = f;
+      op->kernel = cfg->name[kind];
       break;
+    }
     case kTfLiteInt32:
       tff_act_range_i32(*act, &c->i.lo, &c->i.hi);
       op->row = i32_row;
@@ -220,16 +284,10 @@ static inline TfLiteStatus tff_binary_prepare_common(TfLiteContext* ctx, TfLiteN
   return kTfLiteOk;
 }
 
-/* Scale finite and > 0, zero point an int8 code: what the formulas assume. */
+/* tff_check_quant of an int8 tensor (kept for the ops that name it). */
 static inline TfLiteStatus tff_check_q8(TfLiteContext* ctx, const char* name, const char* what,
                                         const TfLiteTensor* t) {
-  const float s = tff_scale(t);
-  const int32_t z = tff_zero_point(t);
-  TF_LITE_ENSURE_MSG(ctx, isfinite(s) && s > 0.0f, "%s: %s scale %g must be finite and > 0",
-                     name, what, (double)s);
-  TF_LITE_ENSURE_MSG(ctx, z >= INT8_MIN && z <= INT8_MAX,
-                     "%s: %s zero point %d is outside [-128, 127]", name, what, (int)z);
-  return kTfLiteOk;
+  return tff_check_quant(ctx, name, what, t);
 }
 
 /* TFLite's int8 bounds of a fused activation (half away from zero). TANH,
@@ -270,6 +328,8 @@ typedef struct tff_addsub {
     tff_addsub_q8 q8;
     tff_clamp c;
   } p;
+  tff_vbin_f32 f;  /* float32 */
+  tff_vadd_q8 xq;  /* int8, XNNPACK formula */
 } tff_addsub;
 
 static inline int8_t tff_addsub_q8_ref(int8_t a, int8_t b, const tff_addsub_q8* p) {
@@ -279,22 +339,6 @@ static inline int8_t tff_addsub_q8_ref(int8_t a, int8_t b, const tff_addsub_q8* 
   return (int8_t)(o < p->lo ? p->lo : (o > p->hi ? p->hi : o));
 }
 
-/* Arithmetic shift of a negative sum: floor, as XNNPACK's math_asr_s32. */
-static inline int8_t tff_addsub_q8_xnn(int8_t a, int8_t b, const tff_addsub_q8* p) {
-  const int32_t acc = p->xa * (a - p->za) + p->xb * (b - p->zb) + p->round;
-  const int32_t o = (acc >> p->s) + p->zo;
-  return (int8_t)(o < p->lo ? p->lo : (o > p->hi ? p->hi : o));
-}
-
-static inline float tff_add_f32(float a, float b, const tff_clamp* c) {
-  const float v = a + b;
-  return v < c->f.lo ? c->f.lo : (v > c->f.hi ? c->f.hi : v);
-}
-
-static inline float tff_sub_f32(float a, float b, const tff_clamp* c) {
-  const float v = a - b;
-  return v < c->f.lo ? c->f.lo : (v > c->f.hi ? c->f.hi : v);
-}
 
 /* int32 wraps, as TFLite's kernels do in practice (here without UB). */
 static inline int32_t tff_add_i32(int32_t a, int32_t b, const tff_clamp* c) {
@@ -308,9 +352,6 @@ static inline int32_t tff_sub_i32(int32_t a, int32_t b, const tff_clamp* c) {
 }
 
 TFF_BINARY_ROW(tff_addsub_q8_ref_row, int8_t, tff_addsub_q8, tff_addsub_q8_ref)
-TFF_BINARY_ROW(tff_addsub_q8_xnn_row, int8_t, tff_addsub_q8, tff_addsub_q8_xnn)
-TFF_BINARY_ROW(tff_add_f32_row, float, tff_clamp, tff_add_f32)
-TFF_BINARY_ROW(tff_sub_f32_row, float, tff_clamp, tff_sub_f32)
 TFF_BINARY_ROW(tff_add_i32_row, int32_t, tff_clamp, tff_add_i32)
 TFF_BINARY_ROW(tff_sub_i32_row, int32_t, tff_clamp, tff_sub_i32)
 
@@ -327,9 +368,9 @@ static inline TfLiteStatus tff_addsub_prepare_q8(TfLiteContext* ctx, const char*
                                                  const TfLiteTensor* a, const TfLiteTensor* b,
                                                  const TfLiteTensor* out, tff_addsub* d) {
   tff_addsub_q8* p = &d->p.q8;
-  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, name, "input 1", a));
-  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, name, "input 2", b));
-  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, name, "output", out));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, name, "input 1", a));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, name, "input 2", b));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, name, "output", out));
   const float sa = tff_scale(a), sb = tff_scale(b), so = tff_scale(out);
   p->za = tff_zero_point(a);
   p->zb = tff_zero_point(b);
@@ -344,7 +385,21 @@ static inline TfLiteStatus tff_addsub_prepare_q8(TfLiteContext* ctx, const char*
     p->xb = (int32_t)lrintf(ldexpf(rb, p->s)) * (sub ? -1 : 1);
     p->round = (int32_t)1 << (p->s - 1);
     tff_act_range_quant_xnn(act, so, p->zo, INT8_MIN, INT8_MAX, &p->lo, &p->hi);
-    d->op.row = tff_addsub_q8_xnn_row;
+    /* qs8-vadd folds the zero points into the rounding constant:
+     * xa·(a−za) + xb·(b−zb) + round = bias + xa·a + xb·b, same integers. */
+    const tff_qs8_vadd_config* cfg = tff_qs8_vadd_select(tff_cpu_effective());
+    tff_vadd_q8* k = &d->xq;
+    k->p = (tff_qs8_add_minmax_params){.bias = p->round - p->xa * p->za - p->xb * p->zb,
+                                       .a_mul = p->xa, .b_mul = p->xb, .shift = (uint32_t)p->s,
+                                       .zo = p->zo, .lo = p->lo, .hi = p->hi};
+    k->swapped = k->p;
+    k->swapped.a_mul = p->xb;
+    k->swapped.b_mul = p->xa;
+    k->vv = cfg->vadd;
+    k->vc = k->cv = cfg->vaddc;
+    d->op.row = tff_vadd_q8_row;
+    d->op.params = k;
+    d->op.kernel = cfg->vadd_name;
     return kTfLiteOk;
   }
   /* 2·max in float, the divisions in double, as TFLite. */
@@ -371,9 +426,9 @@ static inline TfLiteStatus tff_addsub_prepare(TfLiteContext* ctx, TfLiteNode* no
   tff_addsub* d = (tff_addsub*)node->user_data;
   TF_LITE_ENSURE_MSG(ctx, d != NULL, "%s: out of memory", name);
   TfLiteFusedActivation act;
-  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare_common(
-                             ctx, node, name, &d->op, &d->p.c, sub ? tff_sub_f32_row : tff_add_f32_row,
-                             sub ? tff_sub_i32_row : tff_add_i32_row, &act));
+  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare_common(ctx, node, name, &d->op, &d->p.c, &d->f,
+                                                   sub ? TFF_VSUB : TFF_VADD,
+                                                   sub ? tff_sub_i32_row : tff_add_i32_row, &act));
   if (d->op.row == NULL) {
     d->op.params = &d->p.q8;
     TF_LITE_ENSURE_OK(ctx, tff_addsub_prepare_q8(ctx, name, sub, act, tff_input(ctx, node, 0),
@@ -387,14 +442,6 @@ static inline TfLiteStatus tff_addsub_invoke(TfLiteContext* ctx, TfLiteNode* nod
   return tff_binary_invoke(ctx, node, &((const tff_addsub*)node->user_data)->op);
 }
 
-static inline void* tff_addsub_init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx, (void)buf, (void)len;
-  return calloc(1, sizeof(tff_addsub));
-}
-
-static inline void tff_addsub_free(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  free(data);
-}
+TFF_ZEROED_INIT(tff_addsub_init, tff_addsub)
 
 #endif /* TFLITE_FAST_OPS_BINARY_COMMON_H_ */

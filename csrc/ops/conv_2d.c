@@ -4,6 +4,9 @@
  * packed per group at prepare (at each invoke for a float filter computed at
  * run time); each output pixel is one GEMM row over the taps' input pixels,
  * so a 1x1 stride-1 conv is a plain GEMM over its input pixels in place.
+ * Float and default-mode int8 run a SIMD ukernel (tff_gemm) over an
+ * indirection buffer of every pixel's taps, rebuilt only when the input
+ * moves; reference int8 and hybrid run the portable GEMM pixel by pixel.
  * Numerics: conv_common.h. */
 #include "conv_common.h"
 #include "ops.h"
@@ -14,11 +17,10 @@ typedef struct {
   tff_conv_kind kind;
   tff_conv_geom g;
   int groups, cin_g, cout_g, cout;
-  int pack_at_invoke;  /* float filter that is not constant */
   size_t group_elems;  /* packed weights per group */
   void* packed;        /* weights, tff_pack layout, group after group */
-  int32_t* wsum;       /* per output channel: Σ weights (int8, hybrid) */
-  int32_t* init;       /* per output channel: bias − z·Σw (int8, hybrid) */
+  int32_t* wsum;       /* portable path: Σ weights per output channel */
+  int32_t* init;       /* portable path: bias − z·Σw per output channel */
   int32_t* acc;        /* one output pixel of int32 accumulators */
   const void** taps;   /* one input pointer per filter tap */
   void* pad;           /* in_c values of the input's zero, read by padding taps */
@@ -28,6 +30,10 @@ typedef struct {
   tff_hybrid_quant hq; /* hybrid */
   int per_pixel;       /* hybrid: quantize each input pixel on its own, not the image */
   float lo, hi;        /* float and hybrid clamp */
+  int use_gemm;        /* float, default int8: the ukernel path below */
+  tff_gemm gemm;
+  const void** ind;    /* [out_h·out_w][taps] input pointers of each output pixel */
+  const char* ind_image; /* the image ind points into (NULL: not built) */
 } OpData;
 
 static void release(OpData* d) {
@@ -38,6 +44,8 @@ static void release(OpData* d) {
   free(d->taps);
   free(d->pad);
   free(d->wscales);
+  free(d->ind);
+  tff_gemm_free(&d->gemm);
   tff_requant_free(&d->rq);
   memset(d, 0, sizeof(*d));
 }
@@ -53,30 +61,37 @@ static void free_data(TfLiteContext* ctx, void* data) {
   free(data);
 }
 
-static void pack(OpData* d, const TfLiteTensor* filter) {
-  const int k = d->g.k_h * d->g.k_w * d->cin_g;
-  for (int grp = 0; grp < d->groups; ++grp) {
-    const size_t src = (size_t)grp * d->cout_g * k, dst = grp * d->group_elems;
-    if (d->kind == TFF_CONV_FLOAT)
-      tff_pack_f32(d->cout_g, k, filter->data.f + src, (float*)d->packed + dst);
-    else
-      tff_pack_s8(d->cout_g, k, filter->data.int8 + src, (int8_t*)d->packed + dst);
-  }
+/* The ukernel path: kernel, packed weights (and bias or folded zero point
+ * when constant), indirection buffer and zero-point padding. */
+static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
+                               const TfLiteTensor* filter, const TfLiteTensor* bias) {
+  const size_t ks = (size_t)d->g.k_h * d->g.k_w, pixels = (size_t)d->g.out_h * d->g.out_w;
+  const int is_f32 = d->kind == TFF_CONV_FLOAT;
+  TF_LITE_ENSURE_MSG(ctx, pixels * d->groups <= INT_MAX && pixels <= SIZE_MAX / 8 / ks,
+                     OP ": output of %zu pixels is too large", pixels);
+  TF_LITE_ENSURE_OK(ctx, tff_gemm_prepare(ctx, OP, &d->gemm, is_f32, pixels, d->groups,
+                                          (size_t)d->cout_g, ks, (size_t)d->cin_g));
+  d->ind = malloc(pixels * ks * sizeof(void*));
+  d->pad = calloc((size_t)d->g.in_c, is_f32 ? sizeof(float) : 1);
+  TF_LITE_ENSURE_MSG(ctx, d->ind && d->pad, OP ": out of memory");
+  if (!is_f32) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
+  return tff_gemm_pack(ctx, OP, &d->gemm, in, filter, bias, &d->rq, d->lo, d->hi);
 }
 
-/* Packs a constant filter and allocates the per-pixel buffers. */
+/* The portable path (int8 filter, constant): packs it per group and
+ * allocates the per-pixel buffers. */
 static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
                                   const TfLiteTensor* filter) {
   const int k = d->g.k_h * d->g.k_w * d->cin_g;
-  const size_t esz = d->kind == TFF_CONV_FLOAT ? sizeof(float) : 1;
   d->group_elems = tff_packed_elems(d->cout_g, k);
-  d->packed = malloc(d->groups * d->group_elems * esz);
+  d->packed = malloc(d->groups * d->group_elems);
   d->acc = malloc((size_t)d->cout * sizeof(int32_t));
   d->taps = malloc((size_t)d->g.k_h * d->g.k_w * sizeof(void*));
-  d->pad = calloc((size_t)d->g.in_c, esz);
+  d->pad = calloc((size_t)d->g.in_c, 1);
   TF_LITE_ENSURE_MSG(ctx, d->packed && d->acc && d->taps && d->pad, OP ": out of memory");
-  if (!d->pack_at_invoke) pack(d, filter);
-  if (d->kind == TFF_CONV_FLOAT) return kTfLiteOk;
+  for (int grp = 0; grp < d->groups; ++grp)
+    tff_pack_s8(d->cout_g, k, filter->data.int8 + (size_t)grp * d->cout_g * k,
+                (int8_t*)d->packed + grp * d->group_elems);
   d->wsum = malloc((size_t)d->cout * sizeof(int32_t));
   d->init = malloc((size_t)d->cout * sizeof(int32_t));
   TF_LITE_ENSURE_MSG(ctx, d->wsum && d->init, OP ": out of memory");
@@ -104,8 +119,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      OP ": filter must be 4-D [out, h, w, in], got rank %d", tff_rank(filter));
   TF_LITE_ENSURE_OK(ctx, tff_conv_kind_of(ctx, OP, in, filter, out, &d->kind));
   TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
-  d->pack_at_invoke = !(tff_is_constant(filter) && filter->data.data);
-  TF_LITE_ENSURE_MSG(ctx, !d->pack_at_invoke || d->kind == TFF_CONV_FLOAT,
+  TF_LITE_ENSURE_MSG(ctx, (tff_is_constant(filter) && filter->data.data) ||
+                              d->kind == TFF_CONV_FLOAT,
                      OP ": an int8 filter must be a constant tensor");
 
   d->cout = tff_dim(filter, 0);
@@ -117,9 +132,9 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_MSG(ctx, d->cout > 0 && d->cin_g > 0,
                      OP ": filter shape [%d, %d, %d, %d] has an empty dimension", d->cout,
                      d->g.k_h, d->g.k_w, d->cin_g);
-  TF_LITE_ENSURE_MSG(ctx, d->g.in_c % d->cin_g == 0,
-                     OP ": input channels %d are not a multiple of the filter's %d", d->g.in_c,
-                     d->cin_g);
+  TF_LITE_ENSURE_MSG(ctx, d->g.in_c > 0 && d->g.in_c % d->cin_g == 0,
+                     OP ": input channels %d are not a positive multiple of the filter's %d",
+                     d->g.in_c, d->cin_g);
   d->groups = d->g.in_c / d->cin_g;
   TF_LITE_ENSURE_MSG(ctx, d->cout % d->groups == 0,
                      OP ": output channels %d are not a multiple of the %d groups", d->cout,
@@ -163,6 +178,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   }
   const int shape[4] = {d->g.batches, d->g.out_h, d->g.out_w, d->cout};
   TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, 4, shape));
+  d->use_gemm = d->kind == TFF_CONV_FLOAT || (d->kind == TFF_CONV_INT8 && !ref);
+  if (d->use_gemm) return alloc_gemm(ctx, d, in, filter, bias);
   TF_LITE_ENSURE_OK(ctx, alloc_buffers(ctx, d, in, filter));
   /* Last: AddTensors may move the tensor array under in/filter/out. */
   if (d->kind != TFF_CONV_HYBRID) return kTfLiteOk;
@@ -170,27 +187,16 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return tff_scratch_request(ctx, node, 0, pixels * d->g.in_c);
 }
 
-/* One output pixel: the GEMM of every group, then the epilogue. */
+/* One output pixel of the portable path: the GEMM of every group, then the
+ * epilogue. */
 static void conv_pixel(OpData* d, const float* bias, float dq, void* outp) {
   const int ntaps = d->g.k_h * d->g.k_w;
   for (int grp = 0; grp < d->groups; ++grp) {
     const size_t off = (size_t)grp * d->cin_g, oc = (size_t)grp * d->cout_g;
-    if (d->kind == TFF_CONV_FLOAT) {
-      tff_igemm_f32(d->cout_g, ntaps, d->cin_g, d->taps, off,
-                    (const float*)d->packed + grp * d->group_elems, bias ? bias + oc : NULL,
-                    (float*)outp + oc);
-    } else {
-      tff_igemm_s8(d->cout_g, ntaps, d->cin_g, d->taps, off,
-                   (const int8_t*)d->packed + grp * d->group_elems, d->init + oc, d->acc + oc);
-    }
+    tff_igemm_s8(d->cout_g, ntaps, d->cin_g, d->taps, off,
+                 (const int8_t*)d->packed + grp * d->group_elems, d->init + oc, d->acc + oc);
   }
-  if (d->kind == TFF_CONV_FLOAT) {
-    float* o = (float*)outp;
-    for (int c = 0; c < d->cout; ++c) {
-      const float v = o[c] < d->lo ? d->lo : o[c];
-      o[c] = v > d->hi ? d->hi : v;
-    }
-  } else if (d->kind == TFF_CONV_INT8) {
+  if (d->kind == TFF_CONV_INT8) {
     tff_requant_row(&d->rq, d->acc, d->cout, (int8_t*)outp);
   } else {
     tff_hybrid_row(d->hq, d->acc, d->cout, dq, d->wscales, d->per_channel, bias, d->lo, d->hi,
@@ -212,6 +218,27 @@ static void hybrid_per_pixel(OpData* d, const float* in, size_t pixels, const fl
   }
 }
 
+/* The ukernel path, image by image. */
+static void eval_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
+                      const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* out) {
+  const tff_conv_geom* g = &d->g;
+  const size_t ks = (size_t)g->k_h * g->k_w, pixels = (size_t)g->out_h * g->out_w;
+  const size_t esz = d->gemm.esz;
+  tff_gemm_repack(&d->gemm, filter, bias);
+  const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c * esz;
+  for (int b = 0; b < g->batches; ++b) {
+    const char* image = in->data.raw + b * in_image;
+    if (image != d->ind_image) {
+      for (int oy = 0, p = 0; oy < g->out_h; ++oy)
+        for (int ox = 0; ox < g->out_w; ++ox, ++p)
+          tff_conv_taps(g, image, g->in_c * esz, d->pad, oy, ox, d->ind + p * ks);
+      d->ind_image = image;
+    }
+    tff_gemm_run(ctx, &d->gemm, pixels, d->ind, out->data.raw + b * pixels * d->cout * esz,
+                 d->cout * esz);
+  }
+}
+
 static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteTensor* in = tff_input(ctx, node, 0);
@@ -219,11 +246,13 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor* out = tff_output(ctx, node, 0);
   const tff_conv_geom* g = &d->g;
   if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
-  if (d->pack_at_invoke) pack(d, tff_input(ctx, node, 1));
+  if (d->use_gemm) {
+    eval_gemm(ctx, d, in, tff_input(ctx, node, 1), bias, out);
+    return kTfLiteOk;
+  }
   const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
   const size_t out_pixel = (size_t)d->cout * (d->kind == TFF_CONV_INT8 ? 1 : sizeof(float));
-  const size_t tap_pixel = (size_t)g->in_c * (d->kind == TFF_CONV_FLOAT ? sizeof(float) : 1);
-  const float* fbias = bias && d->kind != TFF_CONV_INT8 ? bias->data.f : NULL;
+  const float* fbias = bias && d->kind == TFF_CONV_HYBRID ? bias->data.f : NULL;
   if (d->per_pixel) {
     hybrid_per_pixel(d, in->data.f, (size_t)g->batches * g->in_h * g->in_w, fbias,
                      (int8_t*)tff_scratch(ctx, node, 0), out->data.f);
@@ -244,11 +273,11 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
       tff_fold_zero_point(d->cout, NULL, zp, d->wsum, d->init);
       image = (const char*)q;
     } else {
-      image = in->data.raw + b * in_image * (tap_pixel / g->in_c);
+      image = in->data.raw + b * in_image;
     }
     for (int oy = 0; oy < g->out_h; ++oy) {
       for (int ox = 0; ox < g->out_w; ++ox, outp += out_pixel) {
-        tff_conv_taps(g, image, tap_pixel, d->pad, oy, ox, d->taps);
+        tff_conv_taps(g, image, g->in_c, d->pad, oy, ox, d->taps);
         conv_pixel(d, fbias, dq, outp);
       }
     }
@@ -256,11 +285,19 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+/* The kernel prepare chose, for profiling and show_config. */
+static const char* kernel_name(const TfLiteContext* ctx, const TfLiteNode* node) {
+  (void)ctx;
+  const OpData* d = (const OpData*)node->user_data;
+  return d->use_gemm ? tff_gemm_name(&d->gemm) : "tff_igemm_s8 (portable)";
+}
+
 const TfLiteRegistration* tff_register_CONV_2D(void) {
   static const TfLiteRegistration r = {.init = init,
                                        .free = free_data,
                                        .prepare = prepare,
                                        .invoke = eval,
+                                       .profiling_string = kernel_name,
                                        .builtin_code = kTfLiteBuiltinConv2d,
                                        .version = 1};
   return &r;

@@ -3,18 +3,24 @@
  * schemes, the three ways of quantizing a float input on the fly (hybrid
  * ops), and the packed int8/float GEMM the convolutions and FC run on.
  *
- * Numerics (docs/numerics.md §1.4, §2.4; measured against ai-edge-litert):
- *  - int8, default: XNNPACK fp32, scale f32(f32(s_x*s_w[c])/s_y).
- *  - int8, reference: CONV/DW use MBQM with QuantizeMultiplier of the double
- *    s_x*s_w[c]/s_y; FC (reference kernel since 2025) rounds
- *    double(acc)*that scale half away from zero instead.
+ * Numerics (docs/numerics.md §1.4, §2.4; each rule below measured against
+ * ai-edge-litert 2.3.0 with single-op models, tests/test_ops_conv.py):
+ *  - int8, default (XNNPACK): fp32 requantization with the scale computed in
+ *    float32 as f32(f32(s_x*s_w[c])/s_y), XNNPACK's activation bounds.
+ *  - int8, reference: CONV/DW apply MBQM (double rounding) with
+ *    QuantizeMultiplier(double s_x*s_w[c]/s_y); FC's reference kernel (since
+ *    2025) rounds double(acc)*that scale half away from zero instead.
  *  - hybrid: the float input is quantized per batch row (FC) or per image
- *    (conv), the int8 GEMM runs, and acc*dq_scale*s_w[c] + bias is the output.
- *    Default mode quantizes like XNNPACK's qd8 convert (CONV, FC); reference
- *    mode and DEPTHWISE (left on the builtin kernel by AUTO) like TFLite's
- *    tensor_utils as built for x86.
+ *    (conv), the int8 GEMM runs, and acc*dq*s_w[c] + bias is the output.
+ *    Default mode quantizes like XNNPACK's qd8 convert (CONV, FC; per pixel
+ *    for the 1x1 convs XNNPACK turns into FC); reference mode, and DEPTHWISE
+ *    which AUTO leaves on the builtin kernel, like TFLite's tensor_utils as
+ *    built for x86.
  * Accumulators: acc = bias - z_x*Σw + Σ w·x, taps in padding read a buffer
  * holding the input's zero, so folding z_x is exact at the borders too.
+ * Kernels: float and default-mode int8 run the SIMD ukernels (tff_gemm at the
+ * end of this file); reference-mode int8 and hybrid run the portable packed
+ * GEMM (tff_igemm_s8) with the requantization/epilogue of their mode.
  */
 #ifndef TFLITE_FAST_OPS_CONV_COMMON_H_
 #define TFLITE_FAST_OPS_CONV_COMMON_H_
@@ -22,12 +28,16 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "cpu/cpu.h"
 #include "kernel_util.h"
+#include "threadpool.h"
+#include "ukernels/f32-gemm/f32-gemm.h"
+#include "ukernels/qs8-qc8w-gemm/qs8-qc8w-gemm.h"
 
 typedef enum { TFF_CONV_FLOAT, TFF_CONV_INT8, TFF_CONV_HYBRID } tff_conv_kind;
 
 /* Input/filter/output types: float/float/float, int8/int8/int8 or the hybrid
- * float/int8/float; anything else is named in the message. */
+ * float/int8/float, dense weights; anything else is named in the message. */
 static inline TfLiteStatus tff_conv_kind_of(TfLiteContext* ctx, const char* op,
                                             const TfLiteTensor* in, const TfLiteTensor* filter,
                                             const TfLiteTensor* out, tff_conv_kind* kind) {
@@ -42,6 +52,7 @@ static inline TfLiteStatus tff_conv_kind_of(TfLiteContext* ctx, const char* op,
                        TfLiteTypeGetName(in->type), TfLiteTypeGetName(filter->type));
     return kTfLiteError;
   }
+  TF_LITE_ENSURE_MSG(ctx, filter->sparsity == NULL, "%s: sparse weights are not supported", op);
   const TfLiteType want = *kind == TFF_CONV_INT8 ? kTfLiteInt8 : kTfLiteFloat32;
   TF_LITE_ENSURE_MSG(ctx, out->type == want, "%s: output type %s, expected %s for input type %s",
                      op, TfLiteTypeGetName(out->type), TfLiteTypeGetName(want),
@@ -195,11 +206,11 @@ typedef enum {
 
 typedef struct {
   tff_rq_scheme scheme;
-  void* mem; /* owns the per-channel arrays below */
-  float* scale;
-  double* dscale;
-  int32_t* mult;
-  int32_t* shift;
+  void* mem;      /* owns the per-channel arrays; only those of `scheme` are set */
+  float* scale;   /* FP32 */
+  double* dscale; /* DOUBLE */
+  int32_t* mult;  /* MBQM */
+  int32_t* shift; /* MBQM */
   int32_t zp, lo, hi;
   float lo_less_zp, hi_less_zp;
 } tff_requant;
@@ -401,7 +412,8 @@ static inline void tff_hybrid_row(tff_hybrid_quant how, const int32_t* acc, int 
   }
 }
 
-/* ---- packed GEMM: the inner loops run over TFF_NR contiguous channels ---- */
+/* ---- portable packed int8 GEMM (reference mode, hybrid): the inner loops
+ * run over TFF_NR contiguous channels ---- */
 #define TFF_NR 16
 
 /* Elements of a packed [n][k] matrix: n rounded up to TFF_NR. */
@@ -411,18 +423,14 @@ static inline size_t tff_packed_elems(int n, int k) {
 
 /* Row-major [n][k] to tiles of TFF_NR rows, each tile k-major (row n0+j at
  * position j of each group of TFF_NR), zero past row n. */
-#define TFF_DEFINE_PACK(name, T)                                                  \
-  static inline void name(int n, int k, const T* w, T* packed) {                  \
-    for (int n0 = 0; n0 < n; n0 += TFF_NR) {                                      \
-      for (int i = 0; i < k; ++i) {                                               \
-        for (int j = 0; j < TFF_NR; ++j)                                          \
-          *packed++ = n0 + j < n ? w[(size_t)(n0 + j) * k + i] : (T)0;            \
-      }                                                                           \
-    }                                                                             \
+static inline void tff_pack_s8(int n, int k, const int8_t* w, int8_t* packed) {
+  for (int n0 = 0; n0 < n; n0 += TFF_NR) {
+    for (int i = 0; i < k; ++i) {
+      for (int j = 0; j < TFF_NR; ++j)
+        *packed++ = n0 + j < n ? w[(size_t)(n0 + j) * k + i] : 0;
+    }
   }
-TFF_DEFINE_PACK(tff_pack_s8, int8_t)
-TFF_DEFINE_PACK(tff_pack_f32, float)
-#undef TFF_DEFINE_PACK
+}
 
 /* acc[c] = init[c] (0 without init) + Σ_t Σ_i taps[t][off + i]·w[c][t·cin + i]
  * for c < n, weights packed by tff_pack_s8. Accumulates in uint32 so that
@@ -446,27 +454,6 @@ static inline void tff_igemm_s8(int n, int ntaps, int cin, const void* const* ta
   }
 }
 
-/* The float twin: bias first, then taps and channels in filter order, one
- * sequential sum per output as XNNPACK's GEMM does (up to its FMA). */
-static inline void tff_igemm_f32(int n, int ntaps, int cin, const void* const* taps, size_t off,
-                                 const float* packed, const float* init, float* acc) {
-  const size_t k = (size_t)ntaps * cin;
-  for (int n0 = 0; n0 < n; n0 += TFF_NR) {
-    const int nr = n - n0 < TFF_NR ? n - n0 : TFF_NR;
-    const float* w = packed + (size_t)n0 * k;
-    float a[TFF_NR];
-    for (int j = 0; j < TFF_NR; ++j) a[j] = init && j < nr ? init[n0 + j] : 0.0f;
-    for (int t = 0; t < ntaps; ++t) {
-      const float* x = (const float*)taps[t] + off;
-      for (int i = 0; i < cin; ++i, w += TFF_NR) {
-        const float xv = x[i];
-        for (int j = 0; j < TFF_NR; ++j) a[j] += xv * w[j];
-      }
-    }
-    for (int j = 0; j < nr; ++j) acc[n0 + j] = a[j];
-  }
-}
-
 /* sums[c] = Σ_i w[c][i] over a row-major [n][k] int8 matrix. */
 static inline void tff_row_sums_s8(int n, int k, const int8_t* w, int32_t* sums) {
   for (int c = 0; c < n; ++c) {
@@ -481,6 +468,191 @@ static inline void tff_fold_zero_point(int n, const int32_t* bias, int32_t z,
                                        const int32_t* sums, int32_t* init) {
   for (int c = 0; c < n; ++c)
     init[c] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) - (uint32_t)z * (uint32_t)sums[c]);
+}
+
+/* ---- ukernel GEMM: float, and int8 with fp32 requantization ----
+ * Rows are given indirectly ([m][ks] pointers, see the ukernel headers): one
+ * pointer per FC batch row, or per conv output pixel its taps. Groups are
+ * side by side in a row: group g reads channels [g·kc, (g+1)·kc) of each
+ * tap and writes channels [g·nc, (g+1)·nc) of the output row. */
+typedef struct {
+  const tff_qs8_qc8w_gemm_config* qs8; /* one of the two is set */
+  const tff_f32_gemm_config* f32;
+  int groups, mr, nr;
+  size_t nc, ks, kc;  /* per group */
+  size_t esz;         /* bytes of an input/output element */
+  size_t group_bytes; /* packed weights per group */
+  void* packed;
+  tff_qs8_minmax_fp32_params qp;
+  tff_f32_minmax_params fp;
+  int pack_at_invoke;  /* float weights that are not constant */
+  int bias_at_invoke;  /* bias not constant: packed (int8: folded) at each invoke */
+  int32_t izp;         /* int8: the input zero point */
+  int32_t* wsum;       /* int8: Σw per output channel */
+  int32_t* init;       /* int8: room for the folded bias per output channel */
+} tff_gemm;
+
+static inline void tff_gemm_free(tff_gemm* g) {
+  free(g->packed);
+  free(g->wsum);
+  free(g->init);
+  memset(g, 0, sizeof(*g));
+}
+
+/* Picks the kernel of the best effective ISA (its 1-row variant when m is 1)
+ * and allocates its packed weights. */
+static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, tff_gemm* g,
+                                            int is_f32, size_t m, int groups, size_t nc,
+                                            size_t ks, size_t kc) {
+  tff_gemm_free(g);
+  g->groups = groups;
+  g->nc = nc;
+  g->ks = ks;
+  g->kc = kc;
+  if (is_f32) {
+    g->f32 = tff_f32_gemm_select(tff_cpu_effective(), m);
+    g->mr = g->f32->mr;
+    g->nr = g->f32->nr;
+    g->esz = sizeof(float);
+    g->group_bytes = tff_f32_gemm_packed_size(nc, ks, kc, g->nr) * sizeof(float);
+  } else {
+    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m);
+    g->mr = g->qs8->mr;
+    g->nr = g->qs8->nr;
+    g->esz = 1;
+    g->group_bytes = tff_qs8_qc8w_gemm_packed_size(nc, ks, kc, g->nr, g->qs8->kr);
+  }
+  g->packed = malloc(g->group_bytes * (size_t)groups);
+  TF_LITE_ENSURE_MSG(ctx, g->packed != NULL, "%s: out of memory", op);
+  return kTfLiteOk;
+}
+
+static inline const char* tff_gemm_name(const tff_gemm* g) {
+  return g->qs8 ? g->qs8->name : (g->f32 ? g->f32->name : "");
+}
+
+/* Packs weights [groups·nc][ks][kc] and, for int8, the requantization
+ * scales (one per output channel). */
+static inline void tff_gemm_pack_weights(tff_gemm* g, const void* w, const float* scales) {
+  const size_t per_group = g->nc * g->ks * g->kc;
+  for (int grp = 0; grp < g->groups; ++grp) {
+    char* dst = (char*)g->packed + grp * g->group_bytes;
+    if (g->f32)
+      tff_f32_gemm_pack(g->nc, g->ks, g->kc, g->nr, (const float*)w + grp * per_group,
+                        (float*)dst);
+    else
+      tff_qs8_qc8w_gemm_pack(g->nc, g->ks, g->kc, g->nr, g->qs8->kr,
+                             (const int8_t*)w + grp * per_group, scales + grp * g->nc, 1, dst);
+  }
+}
+
+/* int8: init = bias − (z_x + the kernel's extra)·Σw per channel; `tmp` holds
+ * groups·nc values. */
+static inline void tff_gemm_pack_init(tff_gemm* g, const int32_t* bias, int32_t z,
+                                      const int32_t* wsum, int32_t* tmp) {
+  tff_fold_zero_point(g->groups * (int)g->nc, bias, z + g->qs8->izp_extra, wsum, tmp);
+  for (int grp = 0; grp < g->groups; ++grp)
+    tff_qs8_qc8w_gemm_pack_init(g->nc, g->ks, g->kc, g->nr, g->qs8->kr, tmp + grp * g->nc,
+                                (char*)g->packed + grp * g->group_bytes);
+}
+
+/* float: the bias (NULL: zeros). */
+static inline void tff_gemm_pack_bias(tff_gemm* g, const float* bias) {
+  for (int grp = 0; grp < g->groups; ++grp)
+    tff_f32_gemm_pack_bias(g->nc, g->ks, g->kc, g->nr, bias ? bias + grp * g->nc : NULL,
+                           (float*)((char*)g->packed + grp * g->group_bytes));
+}
+
+/* Packs what prepare can: the weights (unless float and not constant), the
+ * bias (unless not constant), and for int8 the scales of rq and the folded
+ * input zero point. Float outputs are clamped to [lo, hi]. */
+static inline TfLiteStatus tff_gemm_pack(TfLiteContext* ctx, const char* op, tff_gemm* g,
+                                         const TfLiteTensor* in, const TfLiteTensor* filter,
+                                         const TfLiteTensor* bias, const tff_requant* rq,
+                                         float lo, float hi) {
+  g->pack_at_invoke = !(tff_is_constant(filter) && filter->data.data);
+  g->bias_at_invoke = bias && !(tff_is_constant(bias) && bias->data.data);
+  if (g->f32) {
+    g->fp.min = lo;
+    g->fp.max = hi;
+    if (!g->pack_at_invoke) tff_gemm_pack_weights(g, filter->data.f, NULL);
+    if (!g->bias_at_invoke) tff_gemm_pack_bias(g, bias ? bias->data.f : NULL);
+    return kTfLiteOk;
+  }
+  const int n = g->groups * (int)g->nc;
+  g->qp.min_less_zp = rq->lo_less_zp;
+  g->qp.max_less_zp = rq->hi_less_zp;
+  g->qp.zp = rq->zp;
+  g->izp = in->params.zero_point;
+  tff_gemm_pack_weights(g, filter->data.int8, rq->scale);
+  g->wsum = malloc((size_t)n * sizeof(int32_t));
+  g->init = malloc((size_t)n * sizeof(int32_t));
+  TF_LITE_ENSURE_MSG(ctx, g->wsum && g->init, "%s: out of memory", op);
+  tff_row_sums_s8(n, (int)(g->ks * g->kc), filter->data.int8, g->wsum);
+  if (!g->bias_at_invoke) tff_gemm_pack_init(g, bias ? bias->data.i32 : NULL, g->izp, g->wsum,
+                                             g->init);
+  return kTfLiteOk;
+}
+
+/* At invoke: packs what was not constant at prepare. */
+static inline void tff_gemm_repack(tff_gemm* g, const TfLiteTensor* filter,
+                                   const TfLiteTensor* bias) {
+  if (g->pack_at_invoke) tff_gemm_pack_weights(g, filter->data.f, NULL);
+  if (!g->bias_at_invoke) return;
+  if (g->f32)
+    tff_gemm_pack_bias(g, bias->data.f);
+  else
+    tff_gemm_pack_init(g, bias->data.i32, g->izp, g->wsum, g->init);
+}
+
+typedef struct {
+  const tff_gemm* g;
+  size_t m;
+  const void* const* ind;
+  char* out;
+  size_t out_stride;
+  int nblocks, nsplit;
+} tff_gemm_job;
+
+/* Item = (tile of mr rows, group, slice of channel blocks). */
+static void tff_gemm_task(void* arg, int begin, int end) {
+  const tff_gemm_job* j = (const tff_gemm_job*)arg;
+  const tff_gemm* g = j->g;
+  const size_t block_bytes = g->group_bytes / (size_t)j->nblocks;
+  for (int it = begin; it < end; ++it) {
+    const int s = it % j->nsplit, rest = it / j->nsplit;
+    const int grp = rest % g->groups;
+    const size_t m0 = (size_t)(rest / g->groups) * g->mr;
+    const size_t mr = j->m - m0 < (size_t)g->mr ? j->m - m0 : (size_t)g->mr;
+    const size_t b0 = (size_t)s * j->nblocks / j->nsplit;
+    const size_t b1 = (size_t)(s + 1) * j->nblocks / j->nsplit;
+    const size_t n0 = b0 * g->nr, n1 = b1 * g->nr < g->nc ? b1 * g->nr : g->nc;
+    const char* w = (const char*)g->packed + grp * g->group_bytes + b0 * block_bytes;
+    char* c = j->out + m0 * j->out_stride + (grp * g->nc + n0) * g->esz;
+    const void* const* a = j->ind + m0 * g->ks;
+    const size_t a_offset = grp * g->kc * g->esz;
+    if (g->f32)
+      g->f32->fn(mr, n1 - n0, g->kc, g->ks, (const float* const*)a, a_offset,
+                 (const float*)w, (float*)c, j->out_stride, &g->fp);
+    else
+      g->qs8->fn(mr, n1 - n0, g->kc, g->ks, (const int8_t* const*)a, a_offset, w, (int8_t*)c,
+                 j->out_stride, &g->qp);
+  }
+}
+
+/* Output rows [0, m) at out + r·out_stride bytes. Threads split row tiles
+ * (and channel blocks when there are few tiles), never a sum. The caller
+ * checked at prepare that tiles·groups·blocks fits an int. */
+static inline void tff_gemm_run(TfLiteContext* ctx, const tff_gemm* g, size_t m,
+                                const void* const* ind, void* out, size_t out_stride) {
+  tff_gemm_job j = {g, m, ind, (char*)out, out_stride, (int)((g->nc + g->nr - 1) / g->nr), 1};
+  const int items = (int)((m + g->mr - 1) / g->mr) * g->groups;
+  const int threads = tff_num_threads(ctx);
+  if (threads > 1 && items < 4 * threads) {
+    const int want = (4 * threads + items - 1) / items;
+    j.nsplit = want < j.nblocks ? want : j.nblocks;
+  }
+  tff_parallel_for(ctx, items * j.nsplit, 1, tff_gemm_task, &j);
 }
 
 #endif /* TFLITE_FAST_OPS_CONV_COMMON_H_ */

@@ -5,9 +5,23 @@
  * contiguous channels, so it is read in place; each output pixel sums its
  * taps over all channels at once.
  * Numerics: conv_common.h; AUTO leaves hybrid DEPTHWISE on TFLite's kernel,
- * so both modes quantize its input like TFLite (asymmetric, per image). */
+ * so both modes quantize its input like TFLite (asymmetric, per image).
+ *
+ * Multiplier 1 with constant weights (all of MobileNet's) runs on the
+ * dwconv microkernels instead: int8 in default mode (fp32 requantization)
+ * and float. Weights, bias and scales are packed at prepare for the kernel
+ * the CPU's best ISA offers; an indirection buffer holds each output
+ * pixel's tap pointers into the first image (built at invoke whenever the
+ * input's address differs from the one it was built for; later images are
+ * reached through the kernel's input offset), and output rows are spread
+ * over the interpreter's threads. Reference mode and the rest keep the
+ * portable loops below, which share the numerics bit for bit. */
 #include "conv_common.h"
+#include "cpu/cpu.h"
 #include "ops.h"
+#include "threadpool.h"
+#include "ukernels/f32-dwconv/f32-dwconv.h"
+#include "ukernels/qs8-qc8w-dwconv/qs8-qc8w-dwconv.h"
 
 #define OP "DEPTHWISE_CONV_2D"
 
@@ -23,6 +37,15 @@ typedef struct {
   float* wscales;      /* hybrid: per-channel filter scales */
   tff_requant rq;      /* int8 */
   float lo, hi;        /* float and hybrid clamp */
+  /* microkernel path (one of q8/f32 set) */
+  const tff_qs8_qc8w_dwconv_config* q8;
+  const tff_f32_dwconv_config* f32;
+  tff_qs8_dwconv_params q8p;
+  tff_f32_dwconv_params f32p;
+  void* packed;        /* weights in the kernel's tile layout */
+  const void** ind;    /* out_h·out_w·taps tap pointers into image 0 or pad */
+  const char* ind_base; /* input data the indirection points into */
+  const char* kernel;  /* profiling string */
 } OpData;
 
 static void release(OpData* d) {
@@ -32,6 +55,8 @@ static void release(OpData* d) {
   free(d->taps);
   free(d->pad);
   free(d->wscales);
+  free(d->packed);
+  free(d->ind);
   tff_requant_free(&d->rq);
   memset(d, 0, sizeof(*d));
 }
@@ -51,19 +76,62 @@ static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTen
                                   const TfLiteTensor* filter) {
   const int ntaps = d->g.k_h * d->g.k_w;
   const size_t esz = d->kind == TFF_CONV_FLOAT ? sizeof(float) : 1;
+  d->pad = calloc((size_t)d->g.in_c, esz);
+  TF_LITE_ENSURE_MSG(ctx, d->pad, OP ": out of memory");
+  if (d->kind == TFF_CONV_INT8) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
+  if (d->q8 || d->f32) return kTfLiteOk; /* the microkernels need only the zero pixel */
   d->acc = malloc((size_t)d->cout * sizeof(int32_t));
   d->taps = malloc((size_t)ntaps * sizeof(void*));
-  d->pad = calloc((size_t)d->g.in_c, esz);
-  TF_LITE_ENSURE_MSG(ctx, d->acc && d->taps && d->pad, OP ": out of memory");
+  TF_LITE_ENSURE_MSG(ctx, d->acc && d->taps, OP ": out of memory");
   if (d->kind == TFF_CONV_FLOAT) return kTfLiteOk;
   d->wsum = calloc((size_t)d->cout, sizeof(int32_t));
   d->init = malloc((size_t)d->cout * sizeof(int32_t));
   TF_LITE_ENSURE_MSG(ctx, d->wsum && d->init, OP ": out of memory");
   const int8_t* w = filter->data.int8;
   for (int t = 0; t < ntaps; ++t, w += d->cout) {
-    for (int c = 0; c < d->cout; ++c) d->wsum[c] = (int32_t)((uint32_t)d->wsum[c] + (uint32_t)w[c]);
+    for (int c = 0; c < d->cout; ++c) d->wsum[c] = (int32_t)((uint32_t)d->wsum[c] + w[c]);
   }
-  if (d->kind == TFF_CONV_INT8) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
+  return kTfLiteOk;
+}
+
+static int constant_or_absent(const TfLiteTensor* t) {
+  return t == NULL || (tff_is_constant(t) && t->data.data != NULL);
+}
+
+/* Chooses and feeds a dwconv microkernel when the node fits one (multiplier
+ * 1, constant weights and bias, not reference numerics); else leaves q8 and
+ * f32 NULL. */
+static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
+                                    const TfLiteTensor* filter, const TfLiteTensor* bias) {
+  d->kernel = d->kind == TFF_CONV_HYBRID ? "depthwise_hybrid_portable" : "depthwise_portable";
+  const size_t taps = (size_t)d->g.k_h * d->g.k_w, c = (size_t)d->cout;
+  const int fits = d->mult == 1 && constant_or_absent(filter) && constant_or_absent(bias);
+  if (fits && d->kind == TFF_CONV_INT8 && d->rq.scheme == TFF_RQ_FP32) {
+    d->q8 = tff_qs8_qc8w_dwconv_select(tff_cpu_effective(), taps);
+    d->packed = malloc(tff_qs8_qc8w_dwconv_packed_size(c, taps, d->q8->tile));
+    TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
+    tff_qs8_qc8w_dwconv_pack(c, taps, d->q8->tile, filter->data.int8,
+                             bias ? bias->data.i32 : NULL, in->params.zero_point, d->rq.scale,
+                             d->packed);
+    d->q8p = (tff_qs8_dwconv_params){d->rq.lo_less_zp, d->rq.hi_less_zp, d->rq.zp};
+    d->kernel = d->q8->name;
+  } else if (fits && d->kind == TFF_CONV_FLOAT) {
+    d->f32 = tff_f32_dwconv_select(tff_cpu_effective(), taps);
+    d->packed = malloc(tff_f32_dwconv_packed_size(c, taps, d->f32->tile));
+    TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
+    tff_f32_dwconv_pack(c, taps, d->f32->tile, filter->data.f, bias ? bias->data.f : NULL,
+                        d->packed);
+    d->f32p = (tff_f32_dwconv_params){d->lo, d->hi};
+    d->kernel = d->f32->name;
+  } else {
+    return kTfLiteOk;
+  }
+  const size_t pixels = (size_t)d->g.out_h * d->g.out_w; /* < 2^60: both < 2^30 */
+  TF_LITE_ENSURE_MSG(ctx, pixels <= SIZE_MAX / sizeof(void*) / (taps + 1),
+                     OP ": output of %d x %d pixels is too large", d->g.out_h, d->g.out_w);
+  d->ind = malloc((pixels * taps + 1) * sizeof(void*)); /* +1: never malloc(0) */
+  TF_LITE_ENSURE_MSG(ctx, d->ind, OP ": out of memory");
+  d->ind_base = NULL;
   return kTfLiteOk;
 }
 
@@ -86,7 +154,9 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      OP ": filter must be 4-D [1, h, w, out]");
   TF_LITE_ENSURE_OK(ctx, tff_conv_kind_of(ctx, OP, in, filter, out, &d->kind));
   TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
-  TF_LITE_ENSURE_MSG(ctx, d->kind == TFF_CONV_FLOAT || (tff_is_constant(filter) && filter->data.data),
+  /* A float filter is read at invoke; int8 weight sums are taken at prepare. */
+  TF_LITE_ENSURE_MSG(ctx,
+                     d->kind == TFF_CONV_FLOAT || (tff_is_constant(filter) && filter->data.data),
                      OP ": an int8 filter must be a constant tensor");
 
   d->cout = tff_dim(filter, 3);
@@ -98,6 +168,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      OP ": output channels %d are not a positive multiple of input channels %d",
                      d->cout, d->g.in_c);
   d->mult = d->cout / d->g.in_c;
+  TF_LITE_ENSURE_MSG(ctx, (int64_t)d->g.k_h * d->g.k_w * d->cout <= INT_MAX,
+                     OP ": filter of %d x %d x %d is too large", d->g.k_h, d->g.k_w, d->cout);
   if (bias) TF_LITE_ENSURE_OK(ctx, tff_check_bias(ctx, OP, bias, d->kind, d->cout));
 
   if (d->kind == TFF_CONV_FLOAT) {
@@ -127,6 +199,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   }
   const int shape[4] = {d->g.batches, d->g.out_h, d->g.out_w, d->cout};
   TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, 4, shape));
+  TF_LITE_ENSURE_OK(ctx, prepare_ukernel(ctx, d, in, filter, bias));
   TF_LITE_ENSURE_OK(ctx, alloc_buffers(ctx, d, in, filter));
   /* Last: AddTensors may move the tensor array under in/filter/out. */
   if (d->kind != TFF_CONV_HYBRID) return kTfLiteOk;
@@ -169,6 +242,49 @@ static void dw_f32(int n, int mult, int ntaps, const void* const* taps, const fl
   }
 }
 
+/* One task of the microkernel path: output rows [begin, end) of all images. */
+typedef struct {
+  const OpData* d;
+  char* out;
+  size_t in_image; /* bytes */
+} RowTask;
+
+static void dw_rows(void* arg, int begin, int end) {
+  const RowTask* t = (const RowTask*)arg;
+  const OpData* d = t->d;
+  const size_t taps = (size_t)d->g.k_h * d->g.k_w, w = (size_t)d->g.out_w;
+  const size_t c = (size_t)d->cout;
+  for (int r = begin; r < end; ++r) {
+    const int b = r / d->g.out_h, oy = r % d->g.out_h;
+    const void** ind = d->ind + (size_t)oy * w * taps;
+    const size_t pixel = (size_t)r * w * c, off = (size_t)b * t->in_image;
+    if (d->q8)
+      d->q8->fn(c, w, taps, (const int8_t**)ind, d->packed, (int8_t*)t->out + pixel, 0, off,
+                (const int8_t*)d->pad, &d->q8p);
+    else
+      d->f32->fn(c, w, taps, (const float**)ind, d->packed, (float*)t->out + pixel, 0, off,
+                 (const float*)d->pad, &d->f32p);
+  }
+}
+
+static void eval_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
+                         TfLiteTensor* out) {
+  const tff_conv_geom* g = &d->g;
+  const size_t esz = d->q8 ? 1 : sizeof(float), taps = (size_t)g->k_h * g->k_w;
+  if (d->ind_base != in->data.raw) {
+    for (int oy = 0; oy < g->out_h; ++oy)
+      for (int ox = 0; ox < g->out_w; ++ox)
+        tff_conv_taps(g, in->data.raw, (size_t)g->in_c * esz, d->pad, oy, ox,
+                      d->ind + ((size_t)oy * g->out_w + ox) * taps);
+    d->ind_base = in->data.raw;
+  }
+  RowTask t = {d, out->data.raw, (size_t)g->in_h * g->in_w * g->in_c * esz};
+  /* ~32K multiply-adds per chunk at least, so small layers stay inline. */
+  const size_t row_work = (size_t)g->out_w * d->cout * taps;
+  const int grain = row_work >= 32768 ? 1 : (int)(32768 / row_work);
+  tff_parallel_for(ctx, g->batches * g->out_h, grain, dw_rows, &t);
+}
+
 static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteTensor* in = tff_input(ctx, node, 0);
@@ -177,6 +293,10 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor* out = tff_output(ctx, node, 0);
   const tff_conv_geom* g = &d->g;
   if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
+  if (d->q8 || d->f32) {
+    eval_ukernel(ctx, d, in, out);
+    return kTfLiteOk;
+  }
   const int ntaps = g->k_h * g->k_w;
   const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
   const size_t in_esz = d->kind == TFF_CONV_INT8 ? 1 : sizeof(float);
@@ -222,11 +342,17 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+static const char* profiling_string(const TfLiteContext* ctx, const TfLiteNode* node) {
+  (void)ctx;
+  return ((const OpData*)node->user_data)->kernel;
+}
+
 const TfLiteRegistration* tff_register_DEPTHWISE_CONV_2D(void) {
   static const TfLiteRegistration r = {.init = init,
                                        .free = free_data,
                                        .prepare = prepare,
                                        .invoke = eval,
+                                       .profiling_string = profiling_string,
                                        .builtin_code = kTfLiteBuiltinDepthwiseConv2d,
                                        .version = 1};
   return &r;

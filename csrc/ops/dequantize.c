@@ -48,13 +48,11 @@ static void run(const OpData* d, const TfLiteTensor* in, float* out) {
     return;
   }
   const TfLiteAffineQuantization* q = tff_affine(in);
-  const float* scale = q->scale->data;
-  const int* zero = q->zero_point->data;
   for (size_t o = 0; o < d->outer; ++o) {
     for (size_t c = 0; c < d->channels; ++c) {
       const size_t begin = (o * d->channels + c) * d->inner, end = begin + d->inner;
-      const float s = scale[d->axis < 0 ? 0 : c];
-      const int32_t z = zero[d->axis < 0 ? 0 : c];
+      const float s = d->axis < 0 ? tff_scale(in) : q->scale->data[c];
+      const int32_t z = d->axis < 0 ? tff_zero_point(in) : q->zero_point->data[c];
       switch (in->type) {
         case kTfLiteInt8: DEQUANTIZE_LOOP(in->data.int8, z, s, out, begin, end); break;
         case kTfLiteUInt8: DEQUANTIZE_LOOP(in->data.uint8, z, s, out, begin, end); break;
@@ -111,15 +109,7 @@ static TfLiteStatus prepare_quantized(TfLiteContext* ctx, const TfLiteTensor* in
   return kTfLiteOk;
 }
 
-static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx, (void)buf, (void)len;
-  return calloc(1, sizeof(OpData));
-}
-
-static void release(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  free(data);
-}
+TFF_ZEROED_INIT(init, OpData)
 
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor *in, *out;
@@ -147,7 +137,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
 
 const TfLiteRegistration* tff_register_DEQUANTIZE(void) {
   static const TfLiteRegistration r = {.init = init,
-                                       .free = release,
+                                       .free = tff_free_user_data,
                                        .prepare = prepare,
                                        .invoke = invoke,
                                        .builtin_code = kTfLiteBuiltinDequantize,

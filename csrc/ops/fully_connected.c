@@ -3,7 +3,9 @@
  * (per-channel or per-tensor weights) and hybrid (float activations, int8
  * weights, rows quantized on the fly), keep_num_dims, optional bias. Only
  * the default weights format. The weights are packed once (per invoke when
- * float weights are not constant). Numerics: conv_common.h. */
+ * float weights are not constant). Float and default-mode int8 run a SIMD
+ * ukernel (tff_gemm; batch 1 its 1-row GEMV variant); reference int8 and
+ * hybrid the portable GEMM. Numerics: conv_common.h. */
 #include "conv_common.h"
 #include "ops.h"
 
@@ -12,16 +14,18 @@
 typedef struct {
   tff_conv_kind kind;
   int batches, k, n;
-  int pack_at_invoke;  /* float weights that are not constant */
   void* packed;        /* weights, tff_pack layout */
-  int32_t* wsum;       /* per output channel: Σ weights (int8, hybrid) */
-  int32_t* init;       /* per output channel: bias − z·Σw (int8, hybrid) */
+  int32_t* wsum;       /* portable path: Σ weights per output channel */
+  int32_t* init;       /* portable path: bias − z·Σw per output channel */
   int32_t* acc;        /* one row of int32 accumulators */
   float* wscales;      /* hybrid: filter scales (one when per-tensor) */
   int per_channel;
   tff_requant rq;      /* int8 */
   tff_hybrid_quant hq; /* hybrid */
   float lo, hi;        /* float and hybrid clamp */
+  int use_gemm;        /* float, default int8: the ukernel path */
+  tff_gemm gemm;
+  const void** rows;   /* [batches] input row pointers for the ukernel */
 } OpData;
 
 static void release(OpData* d) {
@@ -30,6 +34,8 @@ static void release(OpData* d) {
   free(d->init);
   free(d->acc);
   free(d->wscales);
+  free(d->rows);
+  tff_gemm_free(&d->gemm);
   tff_requant_free(&d->rq);
   memset(d, 0, sizeof(*d));
 }
@@ -45,14 +51,22 @@ static void free_data(TfLiteContext* ctx, void* data) {
   free(data);
 }
 
+/* The ukernel path: kernel, packed weights (and bias or folded zero point
+ * when constant), row pointers. */
+static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
+                               const TfLiteTensor* filter, const TfLiteTensor* bias) {
+  const int is_f32 = d->kind == TFF_CONV_FLOAT;
+  TF_LITE_ENSURE_OK(ctx, tff_gemm_prepare(ctx, OP, &d->gemm, is_f32, (size_t)d->batches, 1,
+                                          (size_t)d->n, 1, (size_t)d->k));
+  d->rows = malloc((size_t)d->batches * sizeof(void*));
+  TF_LITE_ENSURE_MSG(ctx, d->rows, OP ": out of memory");
+  return tff_gemm_pack(ctx, OP, &d->gemm, in, filter, bias, &d->rq, d->lo, d->hi);
+}
+
+/* The portable path (constant int8 weights). */
 static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTensor* filter) {
-  const size_t esz = d->kind == TFF_CONV_FLOAT ? sizeof(float) : 1;
-  d->packed = malloc(tff_packed_elems(d->n, d->k) * esz);
+  d->packed = malloc(tff_packed_elems(d->n, d->k));
   TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
-  if (d->kind == TFF_CONV_FLOAT) {
-    if (!d->pack_at_invoke) tff_pack_f32(d->n, d->k, filter->data.f, (float*)d->packed);
-    return kTfLiteOk;
-  }
   tff_pack_s8(d->n, d->k, filter->data.int8, (int8_t*)d->packed);
   d->wsum = malloc((size_t)d->n * sizeof(int32_t));
   d->init = malloc((size_t)d->n * sizeof(int32_t));
@@ -87,7 +101,6 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const int constant = tff_is_constant(filter) && filter->data.data;
   TF_LITE_ENSURE_MSG(ctx, constant || d->kind == TFF_CONV_FLOAT,
                      OP ": int8 weights must be a constant tensor");
-  d->pack_at_invoke = !constant;
 
   d->n = tff_dim(filter, 0);
   d->k = tff_dim(filter, 1);
@@ -138,6 +151,9 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
     const int shape[2] = {d->batches, d->n};
     TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, 2, shape));
   }
+  d->use_gemm =
+      d->kind == TFF_CONV_FLOAT || (d->kind == TFF_CONV_INT8 && !tff_numerics_ref(ctx));
+  if (d->use_gemm) return alloc_gemm(ctx, d, in, filter, bias);
   TF_LITE_ENSURE_OK(ctx, alloc_buffers(ctx, d, filter));
   /* Last: AddTensors may move the tensor array under in/filter/out. */
   if (d->kind != TFF_CONV_HYBRID) return kTfLiteOk;
@@ -151,20 +167,15 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* bias = tff_input(ctx, node, 2);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
-  if (d->pack_at_invoke) tff_pack_f32(d->n, d->k, filter->data.f, (float*)d->packed);
   const size_t k = (size_t)d->k, n = (size_t)d->n;
-  if (d->kind == TFF_CONV_FLOAT) {
-    const float* fbias = bias ? bias->data.f : NULL;
-    for (int b = 0; b < d->batches; ++b) {
-      const void* row = in->data.f + b * k;
-      float* o = out->data.f + b * n;
-      tff_igemm_f32(d->n, 1, d->k, &row, 0, (const float*)d->packed, fbias, o);
-      for (size_t c = 0; c < n; ++c) {
-        const float v = o[c] < d->lo ? d->lo : o[c];
-        o[c] = v > d->hi ? d->hi : v;
-      }
-    }
-  } else if (d->kind == TFF_CONV_INT8) {
+  if (d->use_gemm) {
+    tff_gemm_repack(&d->gemm, filter, bias);
+    const size_t esz = d->gemm.esz;
+    for (int b = 0; b < d->batches; ++b) d->rows[b] = in->data.raw + b * k * esz;
+    tff_gemm_run(ctx, &d->gemm, (size_t)d->batches, d->rows, out->data.raw, n * esz);
+    return kTfLiteOk;
+  }
+  if (d->kind == TFF_CONV_INT8) {
     tff_fold_zero_point(d->n, bias ? bias->data.i32 : NULL, in->params.zero_point, d->wsum,
                         d->init);
     for (int b = 0; b < d->batches; ++b) {
@@ -188,11 +199,19 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+/* The kernel prepare chose, for profiling and show_config. */
+static const char* kernel_name(const TfLiteContext* ctx, const TfLiteNode* node) {
+  (void)ctx;
+  const OpData* d = (const OpData*)node->user_data;
+  return d->use_gemm ? tff_gemm_name(&d->gemm) : "tff_igemm_s8 (portable)";
+}
+
 const TfLiteRegistration* tff_register_FULLY_CONNECTED(void) {
   static const TfLiteRegistration r = {.init = init,
                                        .free = free_data,
                                        .prepare = prepare,
                                        .invoke = eval,
+                                       .profiling_string = kernel_name,
                                        .builtin_code = kTfLiteBuiltinFullyConnected,
                                        .version = 1};
   return &r;

@@ -92,15 +92,10 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
 }
 
 static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  const TfLiteTensor* in = tff_input(ctx, node, 0);
-  TfLiteTensor* out = tff_output(ctx, node, 0);
-  if (in->type != kTfLiteFloat32) {
-    tff_unary_lut_run(node, in, out);
-    return kTfLiteOk;
-  }
-  const float* x = in->data.f;
-  float* y = out->data.f;
-  const size_t n = tff_num_elements(in->dims);
+  const float* x;
+  float* y;
+  size_t n;
+  if (!tff_unary_float_or_lut(ctx, node, &x, &y, &n)) return kTfLiteOk;
   if (tff_numerics_ref(ctx)) {
     for (size_t i = 0; i < n; ++i) {
       const float t = x[i] + 3.0f;
@@ -117,7 +112,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
 
 const TfLiteRegistration* tff_register_HARD_SWISH(void) {
   static const TfLiteRegistration r = {.init = tff_unary_init,
-                                       .free = tff_unary_free,
+                                       .free = tff_free_user_data,
                                        .prepare = prepare,
                                        .invoke = invoke,
                                        .builtin_code = kTfLiteBuiltinHardSwish,

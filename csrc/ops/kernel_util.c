@@ -221,3 +221,21 @@ void tff_free_user_data(TfLiteContext* ctx, void* data) {
   (void)ctx;
   free(data);
 }
+
+TfLiteStatus tff_check_quant(TfLiteContext* ctx, const char* op, const char* what,
+                             const TfLiteTensor* t) {
+  int32_t lo, hi;
+  type_range(t->type, &lo, &hi);
+  const float s = t->params.scale;
+  const int32_t z = t->params.zero_point;
+  TF_LITE_ENSURE_MSG(ctx, isfinite(s) && s > 0.0f, "%s: %s scale %g must be finite and > 0",
+                     op, what, (double)s);
+  TF_LITE_ENSURE_MSG(ctx, z >= lo && z <= hi, "%s: %s zero point %d is outside [%d, %d]", op,
+                     what, (int)z, (int)lo, (int)hi);
+  return kTfLiteOk;
+}
+
+TfLiteStatus tff_resize_dynamic(TfLiteContext* ctx, TfLiteTensor* t, int rank, const int* dims) {
+  if (t->data.raw != NULL && TfLiteIntArrayEqualsArray(t->dims, rank, dims)) return kTfLiteOk;
+  return tff_resize_output(ctx, t, rank, dims);
+}

@@ -198,4 +198,17 @@ TfLiteStatus tff_concat_invoke(TfLiteContext* ctx, const TfLiteNode* node, int a
   }
 void tff_free_user_data(TfLiteContext* ctx, void* data);
 
+/* ---- quantization checks ---- */
+
+/* Per-tensor quantization as the fixed-point formulas assume it: scale
+ * finite and > 0, zero point a code of t's type. The message names the op
+ * and `what` ("input", "output"). */
+TfLiteStatus tff_check_quant(TfLiteContext* ctx, const char* op, const char* what,
+                             const TfLiteTensor* t);
+
+/* Invoke-time sizing of a kTfLiteDynamic output (SLICE with computed bounds,
+ * READ_VARIABLE, control flow): resizes, and so reallocates, only when the
+ * shape differs or the tensor has no memory yet. */
+TfLiteStatus tff_resize_dynamic(TfLiteContext* ctx, TfLiteTensor* t, int rank, const int* dims);
+
 #endif /* TFLITE_FAST_OPS_KERNEL_UTIL_H_ */

@@ -64,6 +64,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   const TfLiteTensor* out = tff_output(ctx, node, 0);
   if (out->type == kTfLiteFloat32) return kTfLiteOk;
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MAX_POOL_2D", "output", out));
   /* AUTO hands int8 max pooling to XNNPACK when no stride exceeds the filter
    * and the quantization of input and output match; XNNPACK rounds the
    * activation bounds ties-to-even, the builtin kernel half away from zero.

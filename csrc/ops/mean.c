@@ -201,6 +201,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
     d->kind = kMeanFloat;
     return kTfLiteOk;
   }
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MEAN", "input", in));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MEAN", "output", out));
   prepare_int8(ctx, in, axis, out, reduced, num_reduced, keep_dims, d);
   return tff_scratch_request(ctx, node, 0, d->out_count * sizeof(int32_t));
 }

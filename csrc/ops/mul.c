@@ -5,10 +5,9 @@
  *  - reference: o = MBQM((a−za)(b−zb), QM(r)) + zo, double rounding;
  *  - default, when AUTO delegates to XNNPACK (r in [2^-16, 2^8), activation
  *    at most RELU6): o = rint(clamp(f32((a−za)(b−zb))·r)) + zo (fp32). */
-#include <string.h>
-
 #include "binary_common.h"
 #include "ops.h"
+#include "ukernels/qs8-vmul/qs8-vmul.h"
 
 typedef struct MulQ8 {
   int32_t za, zb, zo;
@@ -17,12 +16,21 @@ typedef struct MulQ8 {
   float scale, flo, fhi; /* XNNPACK: r and bounds less zo */
 } MulQ8;
 
+/* The qs8-vmul row; `swapped` exchanges the zero points for a repeated
+ * first operand (the product of the centred inputs commutes). */
+typedef struct VmulQ8 {
+  tff_qs8_mul_minmax_fp32_params p, swapped;
+  tff_qs8_vmul_fn vv, vc, cv;
+} VmulQ8;
+
 typedef struct OpData {
   tff_binary op;
   union {
     MulQ8 q8;
     tff_clamp c;
   } p;
+  tff_vbin_f32 f; /* float32 */
+  VmulQ8 xq;      /* int8, XNNPACK formula */
 } OpData;
 
 static inline int8_t mul_q8_ref(int8_t a, int8_t b, const MulQ8* p) {
@@ -30,23 +38,7 @@ static inline int8_t mul_q8_ref(int8_t a, int8_t b, const MulQ8* p) {
   return (int8_t)(o < p->lo ? p->lo : (o > p->hi ? p->hi : o));
 }
 
-/* Adding 1.5·2^23 rounds the clamped value to an integer ties-to-even in the
- * low mantissa bits (XNNPACK's magic bias); no FMA can form: the product
- * goes through the clamp first. */
-static inline int8_t mul_q8_xnn(int8_t a, int8_t b, const MulQ8* p) {
-  float v = (float)((a - p->za) * (b - p->zb)) * p->scale;
-  v = v < p->flo ? p->flo : v;
-  v = v > p->fhi ? p->fhi : v;
-  const float biased = v + 12582912.0f;
-  int32_t bits;
-  memcpy(&bits, &biased, sizeof bits);
-  return (int8_t)(bits - 0x4B400000 + p->zo);
-}
-
-static inline float mul_f32(float a, float b, const tff_clamp* c) {
-  const float v = a * b;
-  return v < c->f.lo ? c->f.lo : (v > c->f.hi ? c->f.hi : v);
-}
+TFF_UKERNEL_ROW(vmul_q8_row, VmulQ8, int8_t)
 
 static inline int32_t mul_i32(int32_t a, int32_t b, const tff_clamp* c) {
   const int32_t v = (int32_t)((uint32_t)a * (uint32_t)b);
@@ -54,17 +46,15 @@ static inline int32_t mul_i32(int32_t a, int32_t b, const tff_clamp* c) {
 }
 
 TFF_BINARY_ROW(mul_q8_ref_row, int8_t, MulQ8, mul_q8_ref)
-TFF_BINARY_ROW(mul_q8_xnn_row, int8_t, MulQ8, mul_q8_xnn)
-TFF_BINARY_ROW(mul_f32_row, float, tff_clamp, mul_f32)
 TFF_BINARY_ROW(mul_i32_row, int32_t, tff_clamp, mul_i32)
 
 static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteFusedActivation act,
                                const TfLiteTensor* a, const TfLiteTensor* b,
                                const TfLiteTensor* out, OpData* d) {
   MulQ8* p = &d->p.q8;
-  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, "MUL", "input 1", a));
-  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, "MUL", "input 2", b));
-  TF_LITE_ENSURE_OK(ctx, tff_check_q8(ctx, "MUL", "output", out));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MUL", "input 1", a));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MUL", "input 2", b));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MUL", "output", out));
   p->za = tff_zero_point(a);
   p->zb = tff_zero_point(b);
   p->zo = tff_zero_point(out);
@@ -74,7 +64,18 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteFusedActivation act,
     tff_act_range_quant_xnn(act, tff_scale(out), p->zo, INT8_MIN, INT8_MAX, &p->lo, &p->hi);
     p->flo = (float)(p->lo - p->zo);
     p->fhi = (float)(p->hi - p->zo);
-    d->op.row = mul_q8_xnn_row;
+    const tff_qs8_vmul_config* cfg = tff_qs8_vmul_select(tff_cpu_effective());
+    VmulQ8* k = &d->xq;
+    k->p = (tff_qs8_mul_minmax_fp32_params){.za = p->za, .zb = p->zb, .zo = p->zo,
+                                            .scale = p->scale, .fmin = p->flo, .fmax = p->fhi};
+    k->swapped = k->p;
+    k->swapped.za = p->zb;
+    k->swapped.zb = p->za;
+    k->vv = cfg->vmul;
+    k->vc = k->cv = cfg->vmulc;
+    d->op.row = vmul_q8_row;
+    d->op.params = k;
+    d->op.kernel = cfg->vmul_name;
     return kTfLiteOk;
   }
   tff_quantize_multiplier((double)r, &p->m, &p->e);
@@ -87,22 +88,14 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteFusedActivation act,
   return kTfLiteOk;
 }
 
-static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx, (void)buf, (void)len;
-  return calloc(1, sizeof(OpData));
-}
-
-static void release(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  free(data);
-}
+TFF_ZEROED_INIT(init, OpData)
 
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   TF_LITE_ENSURE_MSG(ctx, d != NULL, "MUL: out of memory");
   TfLiteFusedActivation act;
-  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare_common(ctx, node, "MUL", &d->op, &d->p.c,
-                                                   mul_f32_row, mul_i32_row, &act));
+  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare_common(ctx, node, "MUL", &d->op, &d->p.c, &d->f,
+                                                   TFF_VMUL, mul_i32_row, &act));
   if (d->op.row == NULL) {
     d->op.params = &d->p.q8;
     TF_LITE_ENSURE_OK(ctx, prepare_q8(ctx, act, tff_input(ctx, node, 0), tff_input(ctx, node, 1),
@@ -117,9 +110,10 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
 
 const TfLiteRegistration* tff_register_MUL(void) {
   static const TfLiteRegistration r = {.init = init,
-                                       .free = release,
+                                       .free = tff_free_user_data,
                                        .prepare = prepare,
                                        .invoke = invoke,
+                                       .profiling_string = tff_binary_kernel_name,
                                        .builtin_code = kTfLiteBuiltinMul,
                                        .version = 1};
   return &r;

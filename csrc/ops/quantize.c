@@ -30,7 +30,8 @@ typedef struct OpData {
   int kind, formula;
   float s;         /* output scale (reference) */
   float inv;       /* 1/s (XNNPACK); f32(1/(double)s) (TFLite optimized) */
-  int32_t zi, zo, qmin, qmax, m;
+  int32_t zi, zo, qmin, qmax;
+  int32_t m;       /* QM(si/so) with e; XNNPACK's 8.8 fixed-point si/so */
   int e;
   size_t block;    /* TFLite optimized: elements per vector block, else 0 */
   uint8_t lut[2][256]; /* 8 -> 8 bits: [0] for the blocks, [1] otherwise */
@@ -72,6 +73,17 @@ static inline int32_t mbqm_ties_up(int32_t x, int32_t m, int e) {
   const int64_t v = (int64_t)(int32_t)((uint32_t)x << (e > 0 ? e : 0));
   const int64_t h = (v * m + ((int64_t)1 << 30)) >> 31;
   return e >= 0 ? (int32_t)h : (int32_t)((h + ((int64_t)1 << (-e - 1))) >> -e);
+}
+
+/* One 8-bit code requantized by d's formula; `block` selects the vector
+ * blocks of TFLite's optimized kernel. */
+static int32_t requant8(int32_t v, const OpData* d, int block) {
+  if (d->formula == kXnnpack) {
+    const int32_t o = (d->zo * 256 + d->m * (v - d->zi) + 128) >> 8;
+    return o < d->qmin ? d->qmin : (o > d->qmax ? d->qmax : o);
+  }
+  if (d->formula == kTfliteOpt && block) return add_clamp(mbqm_ties_up(v - d->zi, d->m, d->e), d);
+  return add_clamp(tff_mbqm(v - d->zi, d->m, d->e), d);
 }
 
 static TfLiteStatus prepare_from_float(TfLiteContext* ctx, const TfLiteTensor* out, OpData* d) {
@@ -116,38 +128,22 @@ static TfLiteStatus prepare_requant(TfLiteContext* ctx, const TfLiteTensor* in,
   }
   d->kind = kEightToEight;
   const float fratio = tff_scale(in) / tff_scale(out);
-  d->formula = tff_numerics_ref(ctx) ? kRef
-               : in->type == out->type && fratio >= 1.0f / 256.0f && fratio <= 128.0f
-                   ? kXnnpack
-                   : kTfliteOpt;
+  d->formula = kTfliteOpt;
+  if (tff_numerics_ref(ctx)) {
+    d->formula = kRef;
+  } else if (in->type == out->type && fratio >= 1.0f / 256.0f && fratio <= 128.0f) {
+    d->formula = kXnnpack;
+    d->m = (int32_t)lrintf(256.0f * fratio); /* XNNPACK's 8.8 fixed-point ratio */
+  }
   d->block = d->formula == kTfliteOpt ? 16 : 0;
-  const int32_t xm = (int32_t)lrintf(256.0f * fratio);
-  const int32_t xbias = d->zo * 256 - xm * d->zi + 128;
   for (int32_t v = lo; v <= hi; ++v) {
-    const uint8_t i = (uint8_t)v;
-    const int32_t ref = add_clamp(tff_mbqm(v - d->zi, d->m, d->e), d);
-    if (d->formula == kXnnpack) {
-      const int32_t o = (xbias + xm * v) >> 8;
-      d->lut[0][i] = d->lut[1][i] = (uint8_t)(o < d->qmin ? d->qmin : (o > d->qmax ? d->qmax : o));
-    } else {
-      d->lut[1][i] = (uint8_t)ref;
-      d->lut[0][i] = d->formula == kTfliteOpt
-                         ? (uint8_t)add_clamp(mbqm_ties_up(v - d->zi, d->m, d->e), d)
-                         : (uint8_t)ref;
-    }
+    d->lut[0][(uint8_t)v] = (uint8_t)requant8(v, d, 1);
+    d->lut[1][(uint8_t)v] = (uint8_t)requant8(v, d, 0);
   }
   return kTfLiteOk;
 }
 
-static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx, (void)buf, (void)len;
-  return calloc(1, sizeof(OpData));
-}
-
-static void release(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  free(data);
-}
+TFF_ZEROED_INIT(init, OpData)
 
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor *in, *out;
@@ -172,23 +168,23 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return prepare_requant(ctx, in, out, d);
 }
 
-/* out[i] = (T)F(x[i], d) for i in [begin, end), T from the output type. */
-#define QUANTIZE_LOOP(F, begin, end)                                                       \
-  do {                                                                                      \
-    if (out->type == kTfLiteInt8) {                                                         \
-      for (size_t i = (begin); i < (end); ++i) out->data.int8[i] = (int8_t)F(x[i], d);     \
-    } else if (out->type == kTfLiteUInt8) {                                                 \
-      for (size_t i = (begin); i < (end); ++i) out->data.uint8[i] = (uint8_t)F(x[i], d);   \
-    } else {                                                                                \
-      for (size_t i = (begin); i < (end); ++i) out->data.i16[i] = (int16_t)F(x[i], d);     \
-    }                                                                                       \
+/* out[i] = (T)F(x[i], d) for i < n, T from the output type. */
+#define QUANTIZE_LOOP(F)                                                                 \
+  do {                                                                                    \
+    if (out->type == kTfLiteInt8) {                                                       \
+      for (size_t i = 0; i < n; ++i) out->data.int8[i] = (int8_t)F(x[i], d);             \
+    } else if (out->type == kTfLiteUInt8) {                                               \
+      for (size_t i = 0; i < n; ++i) out->data.uint8[i] = (uint8_t)F(x[i], d);           \
+    } else {                                                                              \
+      for (size_t i = 0; i < n; ++i) out->data.i16[i] = (int16_t)F(x[i], d);             \
+    }                                                                                     \
   } while (0)
 
 static void run_from_float(const OpData* d, const float* x, TfLiteTensor* out, size_t n) {
   if (d->formula == kRef) {
-    QUANTIZE_LOOP(q_ref, 0, n);
+    QUANTIZE_LOOP(q_ref);
   } else if (d->formula == kXnnpack) {
-    QUANTIZE_LOOP(q_xnnpack, 0, n);
+    QUANTIZE_LOOP(q_xnnpack);
   } else {
     int16_t* y = out->data.i16; /* only int16 takes this path */
     const size_t nb = n - n % 8;
@@ -221,7 +217,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
       break;
     default: {
       const int16_t* x = in->data.i16;
-      QUANTIZE_LOOP(requant16, 0, n);
+      QUANTIZE_LOOP(requant16);
     }
   }
   return kTfLiteOk;
@@ -229,7 +225,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
 
 const TfLiteRegistration* tff_register_QUANTIZE(void) {
   static const TfLiteRegistration r = {.init = init,
-                                       .free = release,
+                                       .free = tff_free_user_data,
                                        .prepare = prepare,
                                        .invoke = invoke,
                                        .builtin_code = kTfLiteBuiltinQuantize,

@@ -9,7 +9,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
 
 const TfLiteRegistration* tff_register_RELU(void) {
   static const TfLiteRegistration r = {.init = tff_unary_init,
-                                       .free = tff_unary_free,
+                                       .free = tff_free_user_data,
                                        .prepare = prepare,
                                        .invoke = tff_relu_invoke,
                                        .builtin_code = kTfLiteBuiltinRelu,

@@ -10,8 +10,9 @@
  * Where TFLite's reference aborts the process, this computes the same
  * formula's natural answer instead:
  *  - beta*s_in*2^26 <= 1 fails TFLite's QuantizeMultiplierGreaterThanOne
- *    check in prepare (mobilenet_v2_int8: s_in = 7.8e-9). Here the rescale is
- *    the plain double-rounding MBQM, whose exponent may then be negative.
+ *    check in prepare (mobilenet_v2_int8: s_in = 7.8e-9; beta 0 when the
+ *    options are missing). Here the rescale is the plain double-rounding MBQM,
+ *    whose exponent may then be negative (a multiplier of 0: all exps 1).
  *  - a row whose exp sum reaches 2^28 in Q12.19 (512.0) needs a right shift
  *    past 31 and fails a TFLITE_CHECK in invoke. The exact shift gives 0 for
  *    every element, so the whole row is -128 (every probability <= 1/512,
@@ -130,12 +131,13 @@ TFF_ZEROED_INIT(init, OpData)
 
 static TfLiteStatus prepare_int8(TfLiteContext* ctx, const TfLiteTensor* in,
                                  const TfLiteTensor* out, OpData* d) {
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "SOFTMAX", "input", in));
   const float s_out = tff_scale(out);
   TF_LITE_ENSURE_MSG(ctx, tff_zero_point(out) == -128 && fabsf(s_out - 1.0f / 256) <= 0.001f / 256,
                      "int8 output needs scale 1/256 and zero point -128, got %g and %d",
                      (double)s_out, (int)tff_zero_point(out));
   const double real = (double)d->beta * (double)tff_scale(in) * (double)(1 << 26);
-  TF_LITE_ENSURE_MSG(ctx, real > 0.0, "beta * input scale must be positive, got %g * %g",
+  TF_LITE_ENSURE_MSG(ctx, real >= 0.0, "beta * input scale must not be negative, got %g * %g",
                      (double)d->beta, (double)tff_scale(in));
   d->fixed_point = tff_numerics_ref(ctx);
   if (d->fixed_point) {

@@ -56,7 +56,47 @@ static TfLiteStatus resolve_axis(TfLiteContext* ctx, const Axis* a, int offset, 
   return kTfLiteOk;
 }
 
-/* Index tensors may be int64; values are clamped into int32 like TFLite's. */
+/* XNNPACK's static slice, which AUTO runs for plain slices (see
+ * xnnpack_takes): a negative begin or a non-positive end counts from the end
+ * of the dim, so an end of 0 means "to the end" where TFLite's is empty. */
+static void resolve_axis_xnnpack(const Axis* a, int offset, int* start, int* count) {
+  const int64_t size = a->size, b = a->begin_mask ? 0 : a->begin;
+  const int64_t e = a->end_mask ? 0 : (offset ? a->end + b : a->end);
+  int64_t first = b < 0 ? (size + b > 0 ? size + b : 0) : b;
+  const int64_t last = e <= 0 ? (size + e > 0 ? size + e : 0) : e;
+  first = first < size ? first : size;
+  *start = (int)first;
+  *count = (int)(last > first ? (last < size ? last : size) - first : 0);
+}
+
+/* AUTO delegates a plain slice to XNNPACK: no ellipsis, new-axis or shrink
+ * masks, unit strides, model-constant int32 indices for every dim (at most 6),
+ * and float or per-tensor quantized 8-bit data. */
+static int xnnpack_takes(TfLiteContext* ctx, TfLiteNode* node) {
+  const TfLiteStridedSliceParams* p = (const TfLiteStridedSliceParams*)node->builtin_data;
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  if (tff_numerics_ref(ctx) || p->ellipsis_mask || p->new_axis_mask || p->shrink_axis_mask ||
+      tff_rank(in) > 6) {
+    return 0;
+  }
+  for (int i = 1; i <= 3; ++i) {
+    const TfLiteTensor* t = tff_input(ctx, node, i);
+    if (t->type != kTfLiteInt32 || t->allocation_type != kTfLiteMmapRo ||
+        tff_dim(t, 0) != tff_rank(in)) {
+      return 0;
+    }
+  }
+  for (int k = 0; k < tff_rank(in); ++k) {
+    if (tff_input(ctx, node, 3)->data.i32[k] != 1) return 0;
+  }
+  if (in->type == kTfLiteFloat32 || in->type == kTfLiteFloat16) return 1;
+  const TfLiteAffineQuantization* q = tff_affine(in);
+  return (in->type == kTfLiteInt8 || in->type == kTfLiteUInt8) && q != NULL &&
+         q->scale != NULL && q->scale->size == 1 && q->quantized_dimension == 0;
+}
+
+/* TFLite takes int32 indices only; int64 ones are clamped into that range,
+ * which slices the same. */
 static int64_t index_value(const TfLiteTensor* t, int i) {
   return clamp64(tff_index_at(t, i), INT32_MIN, INT32_MAX);
 }
@@ -70,7 +110,7 @@ static TfLiteStatus build(TfLiteContext* ctx, TfLiteNode* node, OpData* d, int* 
   const TfLiteTensor* begin = tff_input(ctx, node, 1);
   const TfLiteTensor* end = tff_input(ctx, node, 2);
   const TfLiteTensor* strides = tff_input(ctx, node, 3);
-  const int n = tff_dim(begin, 0), in_rank = tff_rank(in);
+  const int n = tff_dim(begin, 0), in_rank = tff_rank(in), xnnpack = xnnpack_takes(ctx, node);
   const uint32_t ellipsis = (uint32_t)p->ellipsis_mask, new_axis = (uint32_t)p->new_axis_mask;
   int num_new = 0;
   for (int i = 0; i < n; ++i) num_new += !(ellipsis >> i & 1) && (new_axis >> i & 1);
@@ -121,7 +161,11 @@ static TfLiteStatus build(TfLiteContext* ctx, TfLiteNode* node, OpData* d, int* 
       TF_LITE_ENSURE_MSG(ctx, src < in_rank, "masks do not match the input rank %d", in_rank);
       a.size = tff_dim(in, src);
     }
-    TF_LITE_ENSURE_OK(ctx, resolve_axis(ctx, &a, p->offset, i, &d->start[i], &d->count[i]));
+    if (xnnpack) {
+      resolve_axis_xnnpack(&a, p->offset, &d->start[i], &d->count[i]);
+    } else {
+      TF_LITE_ENSURE_OK(ctx, resolve_axis(ctx, &a, p->offset, i, &d->start[i], &d->count[i]));
+    }
     d->step[i] = a.shrink ? 1 : a.stride;
     d->stride[i] = (size_t)a.size; /* turned into element strides below */
     if (!a.shrink) out_dims[(*out_rank)++] = d->count[i];

@@ -1,6 +1,6 @@
 /* Shared by the one-input elementwise ops (RELU, RELU6, LOGISTIC,
- * HARD_SWISH, QUANTIZE, DEQUANTIZE): prepare checks, quantization checks,
- * the 8-bit lookup table, and the RELU family.
+ * HARD_SWISH, QUANTIZE, DEQUANTIZE and others): prepare checks, the 8-bit
+ * lookup table, and the RELU family.
  *
  * Why tables: an op from int8/uint8 to int8/uint8 has only 256 distinct
  * inputs, so prepare evaluates the exact TFLite or XNNPACK formula once per
@@ -41,22 +41,6 @@ static inline int tff_int_range(TfLiteType type, int32_t* lo, int32_t* hi) {
   }
 }
 
-/* Per-tensor quantization the formulas assume: scale finite and > 0, zero
- * point a code of t's type. */
-static inline TfLiteStatus tff_check_quant(TfLiteContext* ctx, const char* name,
-                                           const char* what, const TfLiteTensor* t) {
-  int32_t lo, hi;
-  const float s = tff_scale(t);
-  const int32_t z = tff_zero_point(t);
-  TF_LITE_ENSURE_MSG(ctx, tff_int_range(t->type, &lo, &hi),
-                     "%s: %s type %s is not supported", name, what, TfLiteTypeGetName(t->type));
-  TF_LITE_ENSURE_MSG(ctx, isfinite(s) && s > 0.0f, "%s: %s scale %g must be finite and > 0",
-                     name, what, (double)s);
-  TF_LITE_ENSURE_MSG(ctx, z >= lo && z <= hi, "%s: %s zero point %d is outside [%d, %d]", name,
-                     what, (int)z, (int)lo, (int)hi);
-  return kTfLiteOk;
-}
-
 /* out[i] = lut[in[i]] over 8-bit codes (int8 read as its uint8 bits). */
 static inline void tff_lut8_run(const uint8_t* lut, const uint8_t* in, uint8_t* out, size_t n) {
   for (size_t i = 0; i < n; ++i) out[i] = lut[in[i]];
@@ -69,21 +53,33 @@ typedef struct tff_unary_data {
   uint8_t lut[256];
 } tff_unary_data;
 
-static inline void* tff_unary_init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx, (void)buf, (void)len;
-  return calloc(1, sizeof(tff_unary_data));
-}
+TFF_ZEROED_INIT(tff_unary_init, tff_unary_data)
 
-static inline void tff_unary_free(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  free(data);
-}
+/* = tff_free_user_data (kept for the ops that name it). */
+static inline void tff_unary_free(TfLiteContext* ctx, void* data) { tff_free_user_data(ctx, data); }
 
 /* Invoke of an int8/uint8 op prepared as a table. */
 static inline void tff_unary_lut_run(const TfLiteNode* node, const TfLiteTensor* in,
                                      TfLiteTensor* out) {
   const tff_unary_data* d = (const tff_unary_data*)node->user_data;
   tff_lut8_run(d->lut, in->data.uint8, out->data.uint8, tff_num_elements(in->dims));
+}
+
+/* Invoke head of the ops that are a table for 8-bit types and a float32
+ * loop otherwise: runs the table and returns 0, or for float32 sets the
+ * input x, output y and length n and returns 1. */
+static inline int tff_unary_float_or_lut(TfLiteContext* ctx, const TfLiteNode* node,
+                                         const float** x, float** y, size_t* n) {
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (in->type != kTfLiteFloat32) {
+    tff_unary_lut_run(node, in, out);
+    return 0;
+  }
+  *x = in->data.f;
+  *y = out->data.f;
+  *n = tff_num_elements(in->dims);
+  return 1;
 }
 
 /* ---- RELU family (TFLite activations.cc ReluPrepare + QuantizedReluX) ----
@@ -127,16 +123,11 @@ static inline TfLiteStatus tff_relu_prepare(TfLiteContext* ctx, TfLiteNode* node
 }
 
 static inline TfLiteStatus tff_relu_invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  const TfLiteTensor* in = tff_input(ctx, node, 0);
-  TfLiteTensor* out = tff_output(ctx, node, 0);
-  if (in->type != kTfLiteFloat32) {
-    tff_unary_lut_run(node, in, out);
-    return kTfLiteOk;
-  }
   const tff_unary_data* d = (const tff_unary_data*)node->user_data;
-  const float* x = in->data.f;
-  float* y = out->data.f;
-  const size_t n = tff_num_elements(in->dims);
+  const float* x;
+  float* y;
+  size_t n;
+  if (!tff_unary_float_or_lut(ctx, node, &x, &y, &n)) return kTfLiteOk;
   for (size_t i = 0; i < n; ++i) {
     const float v = x[i] < d->lo ? d->lo : x[i];
     y[i] = v > d->hi ? d->hi : v;

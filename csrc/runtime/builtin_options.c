@@ -800,14 +800,14 @@ static void* bucketize(popt* o) {
       return NULL;
     }
   }
-  const float* data = (const float*)(const void*)tff_fb_vec_data(&o->fb, &v);
+  const uint8_t* data = tff_fb_vec_data(&o->fb, &v);
   const bool aligned = ((uintptr_t)data % _Alignof(float)) == 0;
   const size_t extra = aligned ? 0 : (size_t)v.len * sizeof(float);
   TfLiteBucketizeParams* p = alloc(o, sizeof(*p) + extra);
   if (p == NULL || v.pos == 0) return p;
   p->num_boundaries = (int)v.len;
   if (aligned) {
-    p->boundaries = data;
+    p->boundaries = (const float*)(const void*)data;
   } else {
     float* copy = (float*)(void*)(p + 1);
     memcpy(copy, data, extra);
@@ -1091,7 +1091,7 @@ tff_status tff_parse_builtin_options(int builtin_code, int options_type,
   const char* name = tff_builtin_name(builtin_code);
   o.op = name ? name : "UNKNOWN";
   if (name == NULL) {
-    fail(&o, TFF_STATUS_UNSUPPORTED, "unknown builtin operator code %d", builtin_code);
+    fail(&o, TFF_STATUS_INVALID_MODEL, "unknown builtin operator code %d", builtin_code);
     return o.st;
   }
   if (builtin_code == kTfLiteBuiltinDelegate ||

@@ -199,8 +199,12 @@ bool tff_fb_string(tff_fb* fb, const tff_fb_table* t, int id, const char** s,
 }
 
 bool tff_fb_vec_table(tff_fb* fb, const tff_fb_vec* v, uint32_t i, tff_fb_table* out) {
+  const size_t at = v->pos + 4 * (size_t)i;
+  /* Unlike a field, an element offset may be 0 (the FlatBuffers verifier
+   * then reads a table at the element itself, an empty one). */
+  if (tff_fb_ld32(fb->buf + at) == 0) return tff_fb_table_at(fb, at, out);
   size_t target;
-  if (!follow(fb, v->pos + 4 * (size_t)i, &target)) return false;
+  if (!follow(fb, at, &target)) return false;
   return tff_fb_table_at(fb, target, out);
 }
 

@@ -9,48 +9,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../ops/ops.h"
+#include "delegate.h"
+#include "graph.h"
 #include "subgraph.h"
+#include "threadpool_internal.h"
 #include "tflite_fast/builtin_ops.h"
-
-typedef struct tff_subgraph {
-  struct tff_interpreter* it;
-  int index;
-  TfLiteContext ctx;
-  TfLiteTensor* tensors;
-  int num_tensors;
-  int cap_tensors;
-  uint8_t* owns_data;         /* per tensor: data was malloc'd here */
-  int num_nodes;
-  TfLiteNode* nodes;
-  TfLiteRegistration* regs;
-  TfLiteIntArray* plan;       /* node indices in execution order */
-  TfLiteIntArray* inputs;
-  TfLiteIntArray* outputs;
-  void* arena;
-  size_t arena_bytes;
-  tff_plan_entry* entries;
-  int num_entries;
-  int allocated;
-  int running;                /* guards against recursive invocation */
-  TfLiteExternalContext* external[kTfLiteMaxExternalContexts];
-} tff_subgraph;
-
-struct tff_interpreter {
-  tff_model* model;
-  void* map;                  /* file mapping, or NULL for caller bytes */
-  size_t map_size;
-  int numerics;
-  int num_threads;
-  int preserve_all_tensors;
-  int num_subgraphs;
-  tff_subgraph* sgs;
-  struct tff_resources* resources;
-  char err[8192];
-  size_t err_len;
-};
 
 /* ---- error buffer ---- */
 
@@ -296,6 +263,30 @@ static tff_status init_tensor(tff_subgraph* sg, int i, const tff_tensor_desc* d)
   return TFF_OK;
 }
 
+/* A tensor with two producers would be sized by one and written by the
+ * other (a corrupted output index does this). */
+static tff_status check_single_producer(tff_subgraph* sg) {
+  int* producer = (int*)malloc(sizeof(int) * ((size_t)sg->num_tensors + 1));
+  if (producer == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  for (int t = 0; t < sg->num_tensors; ++t) producer[t] = -1;
+  tff_status st = TFF_OK;
+  for (int i = 0; i < sg->num_nodes && st == TFF_OK; ++i) {
+    const TfLiteIntArray* out = sg->nodes[i].outputs;
+    for (int k = 0; k < out->size; ++k) {
+      const int t = out->data[k];
+      if (producer[t] >= 0) {
+        append_error(sg->it, "subgraph %d: tensor %d is the output of both node %d and node %d",
+                     sg->index, t, producer[t], i);
+        st = TFF_STATUS_INVALID_MODEL;
+        break;
+      }
+      producer[t] = i;
+    }
+  }
+  free(producer);
+  return st;
+}
+
 static tff_status init_subgraph(tff_interpreter* it, int s) {
   tff_subgraph* sg = &it->sgs[s];
   const tff_subgraph_desc* d = &it->model->subgraphs[s];
@@ -379,7 +370,7 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
     }
     sg->plan->data[i] = i;
   }
-  return TFF_OK;
+  return check_single_producer(sg);
 }
 
 static void destroy_subgraph(tff_subgraph* sg) {
@@ -391,6 +382,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
     TfLiteIntArrayFree(n->intermediates);
     TfLiteIntArrayFree(n->temporaries);
   }
+  tff_delegation_free(sg); /* delegate nodes' params blocks (builtin_data) */
   for (int i = 0; i < sg->num_tensors; ++i) {
     free_owned_data(sg, i);
     TfLiteIntArrayFree(sg->tensors[i].dims);
@@ -404,6 +396,8 @@ static void destroy_subgraph(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->outputs);
   free(sg->arena);
   free(sg->entries);
+  free(sg->prof_ns);
+  free(sg->prof_count);
 }
 
 tff_status tff_interpreter_create(const uint8_t* buf, size_t size, int numerics, int num_threads,
@@ -476,6 +470,7 @@ void tff_interpreter_destroy(tff_interpreter* it) {
   if (it->sgs)
     for (int s = 0; s < it->num_subgraphs; ++s) destroy_subgraph(&it->sgs[s]);
   free(it->sgs);
+  tff_threadpool_destroy(it->pool);
   tff_resources_free(it->resources);
   tff_model_free(it->model);
   if (it->map) munmap(it->map, it->map_size);
@@ -532,7 +527,8 @@ static tff_status plan_memory(tff_subgraph* sg) {
   for (int i = 0; i < sg->inputs->size; ++i) TOUCH(sg->inputs->data[i], 0, end);
   for (int s = 0; s < steps; ++s) {
     const TfLiteNode* node = &sg->nodes[sg->plan->data[s]];
-    for (int k = 0; k < node->outputs->size; ++k) TOUCH(node->outputs->data[k], s, s);
+    for (int k = 0; k < node->outputs->size; ++k) /* WHILE drops unread outputs (-1) */
+      if (node->outputs->data[k] >= 0) TOUCH(node->outputs->data[k], s, s);
     for (int k = 0; k < node->inputs->size; ++k)
       if (node->inputs->data[k] >= 0) TOUCH(node->inputs->data[k], s, s);
     for (int k = 0; k < node->temporaries->size; ++k)
@@ -572,18 +568,98 @@ static tff_status plan_memory(tff_subgraph* sg) {
   free(sg->arena);
   sg->arena = NULL;
   sg->arena_bytes = total;
-  if (posix_memalign(&sg->arena, TFF_ARENA_ALIGN, total + TFF_ARENA_TAIL) != 0) {
+  /* A corrupted shape can ask for more than the machine has; with memory
+   * overcommit the allocation would succeed and invoke would then thrash or
+   * be killed, so refuse it here. */
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const int too_big = pages > 0 && page > 0 && total / (size_t)page >= (size_t)pages;
+  if (too_big || posix_memalign(&sg->arena, TFF_ARENA_ALIGN, total + TFF_ARENA_TAIL) != 0) {
     sg->arena = NULL;
-    append_error(sg->it, "Failed to allocate an arena of %zu bytes", total);
-    return TFF_STATUS_OUT_OF_MEMORY;
+    append_error(sg->it, "Failed to allocate an arena of %zu bytes for subgraph %d", total, sg->index);
+    return TFF_STATUS_PREPARE_FAILED;
   }
   for (int i = 0; i < m; ++i) sg->tensors[sg->entries[i].tensor].data.raw = (char*)sg->arena + sg->entries[i].offset;
   return TFF_OK;
 }
 
+static int has_dynamic_output(const tff_subgraph* sg, const TfLiteNode* node) {
+  for (int k = 0; k < node->outputs->size; ++k) {
+    const int t = node->outputs->data[k];
+    if (t >= 0 && sg->tensors[t].allocation_type == kTfLiteDynamic) return 1;
+  }
+  return 0;
+}
+
+/* Steps after a node with a dynamic output (shaped by its invoke: SLICE with
+ * computed bounds, WHILE with a dynamic body, READ_VARIABLE of unknown shape)
+ * are prepared at invoke, once their input shapes exist (TFLite does the
+ * same). The arena was planned before their shapes were known, so their
+ * arena outputs and temporaries become dynamic: heap memory of the size
+ * prepare chose. */
+static tff_status prepare_lazily(tff_subgraph* sg, int ni) {
+  TfLiteRegistration* r = &sg->regs[ni];
+  if (r->prepare && r->prepare(&sg->ctx, &sg->nodes[ni]) != kTfLiteOk) {
+    append_error(sg->it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
+    return TFF_STATUS_INVOKE_FAILED;
+  }
+  const TfLiteNode* node = &sg->nodes[ni];
+  for (int pass = 0; pass < 2; ++pass) {
+    const TfLiteIntArray* ts = pass ? node->temporaries : node->outputs;
+    for (int k = 0; k < ts->size; ++k) {
+      TfLiteTensor* t = ts->data[k] >= 0 ? &sg->tensors[ts->data[k]] : NULL;
+      if (t == NULL || (t->allocation_type != kTfLiteArenaRw && t->allocation_type != kTfLiteDynamic))
+        continue;
+      if (t->allocation_type == kTfLiteArenaRw) {
+        t->allocation_type = kTfLiteDynamic;
+        t->data.data = NULL; /* its arena slot */
+      }
+      if (t->data.data == NULL && resize_tensor(&sg->ctx, t, TfLiteIntArrayCopy(t->dims)) != kTfLiteOk) {
+        append_error(sg->it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
+        return TFF_STATUS_INVOKE_FAILED;
+      }
+    }
+  }
+  return TFF_OK;
+}
+
+/* Every input must exist before its consumer runs: a constant, a variable,
+ * a subgraph input, or the output of an earlier step. A corrupted model can
+ * break this (an output index rewritten), and the consumer would read a
+ * buffer no kernel ever sized for it. */
+static tff_status check_dataflow(tff_subgraph* sg) {
+  uint8_t* ready = (uint8_t*)calloc((size_t)sg->num_tensors + 1, 1);
+  if (ready == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  for (int i = 0; i < sg->num_tensors; ++i)
+    ready[i] = sg->tensors[i].allocation_type != kTfLiteArenaRw;
+  for (int i = 0; i < sg->inputs->size; ++i) ready[sg->inputs->data[i]] = 1;
+  tff_status st = TFF_OK;
+  for (int step = 0; step < sg->plan->size && st == TFF_OK; ++step) {
+    const TfLiteNode* node = &sg->nodes[sg->plan->data[step]];
+    for (int k = 0; k < node->inputs->size; ++k) {
+      const int t = node->inputs->data[k];
+      if (t >= 0 && !ready[t]) {
+        append_error(sg->it, "Input tensor %d lacks data (node %d reads it before any step "
+                     "writes it)", t, sg->plan->data[step]);
+        st = TFF_STATUS_PREPARE_FAILED;
+        break;
+      }
+    }
+    for (int k = 0; k < node->outputs->size; ++k)
+      if (node->outputs->data[k] >= 0) ready[node->outputs->data[k]] = 1; /* WHILE drops some */
+  }
+  free(ready);
+  return st;
+}
+
 static tff_status allocate_subgraph(tff_subgraph* sg) {
   tff_interpreter* it = sg->it;
   if (sg->allocated) return TFF_OK;
+  if (sg->running) { /* a cycle of control-flow ops preparing each other */
+    append_error(it, "Subgraph %d is prepared recursively.", sg->index);
+    return TFF_STATUS_PREPARE_FAILED;
+  }
+  if (check_dataflow(sg) != TFF_OK) return TFF_STATUS_PREPARE_FAILED;
+  sg->lazy_from = sg->plan->size;
   for (int step = 0; step < sg->plan->size; ++step) {
     const int ni = sg->plan->data[step];
     TfLiteRegistration* r = &sg->regs[ni];
@@ -596,10 +672,15 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
       append_error(it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
       return TFF_STATUS_UNSUPPORTED;
     }
-    if (r->prepare && r->prepare(&sg->ctx, &sg->nodes[ni]) != kTfLiteOk) {
+    if (step >= sg->lazy_from) continue;
+    sg->running = 1;
+    const TfLiteStatus ps = r->prepare ? r->prepare(&sg->ctx, &sg->nodes[ni]) : kTfLiteOk;
+    sg->running = 0;
+    if (ps != kTfLiteOk) {
       append_error(it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
       return TFF_STATUS_PREPARE_FAILED;
     }
+    if (has_dynamic_output(sg, &sg->nodes[ni])) sg->lazy_from = step + 1;
   }
   const tff_status st = plan_memory(sg);
   if (st != TFF_OK) return st;
@@ -610,7 +691,15 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
 tff_status tff_interpreter_allocate(tff_interpreter* it, int s) {
   if (it->sgs[s].allocated) return TFF_OK;
   clear_error(it);
+  const tff_status redo = tff_delegation_before_allocate(it); /* delegates undone by a resize */
+  if (redo != TFF_OK) return redo;
   return allocate_subgraph(&it->sgs[s]);
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static tff_status invoke_subgraph(tff_subgraph* sg) {
@@ -626,10 +715,21 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
   TfLiteContext* ctx = &sg->ctx;
   const int* plan = sg->plan->data;
   const int steps = sg->plan->size;
+  const int profiling = it->profiling && sg->prof_ns != NULL;
   sg->running = 1;
   for (int step = 0; step < steps; ++step) {
     const int ni = plan[step];
-    if (sg->regs[ni].invoke(ctx, &sg->nodes[ni]) != kTfLiteOk) {
+    if (step >= sg->lazy_from && prepare_lazily(sg, ni) != TFF_OK) {
+      sg->running = 0;
+      return TFF_STATUS_INVOKE_FAILED;
+    }
+    const uint64_t t0 = profiling ? now_ns() : 0;
+    const TfLiteStatus ok = sg->regs[ni].invoke(ctx, &sg->nodes[ni]);
+    if (profiling) {
+      sg->prof_ns[ni] += now_ns() - t0;
+      sg->prof_count[ni] += 1;
+    }
+    if (ok != kTfLiteOk) {
       append_error(it, "Node number %d (%s) failed to invoke.", ni, node_name(sg, ni));
       sg->running = 0;
       return TFF_STATUS_INVOKE_FAILED;
@@ -637,6 +737,27 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
   }
   sg->running = 0;
   return TFF_OK;
+}
+
+tff_status tff_interpreter_set_profiling(tff_interpreter* it, int on) {
+  it->profiling = on;
+  for (int s = 0; s < it->num_subgraphs; ++s) {
+    tff_subgraph* sg = &it->sgs[s];
+    free(sg->prof_ns);
+    free(sg->prof_count);
+    sg->prof_ns = sg->prof_count = NULL;
+    if (!on) continue;
+    sg->prof_ns = (uint64_t*)calloc((size_t)sg->num_nodes + 1, sizeof(uint64_t));
+    sg->prof_count = (uint64_t*)calloc((size_t)sg->num_nodes + 1, sizeof(uint64_t));
+    if (!sg->prof_ns || !sg->prof_count) return TFF_STATUS_OUT_OF_MEMORY;
+  }
+  return TFF_OK;
+}
+
+int tff_interpreter_profile(tff_interpreter* it, int s, const uint64_t** ns, const uint64_t** count) {
+  *ns = it->sgs[s].prof_ns;
+  *count = it->sgs[s].prof_count;
+  return it->sgs[s].prof_ns ? it->sgs[s].num_nodes : 0;
 }
 
 tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
@@ -679,6 +800,7 @@ TfLiteStatus tff_subgraph_invoke(TfLiteContext* sub) {
 }
 
 struct tff_resources** tff_context_resources(const TfLiteContext* ctx) { return &SG(ctx)->it->resources; }
+struct tff_threadpool** tff_context_pool(const TfLiteContext* ctx) { return &SG(ctx)->it->pool; }
 
 tff_status tff_interpreter_resize_input(tff_interpreter* it, int s, int ti, const int* dims,
                                         int rank, int strict) {
@@ -716,6 +838,7 @@ tff_status tff_interpreter_resize_input(tff_interpreter* it, int s, int ti, cons
   TfLiteIntArray* a = TfLiteIntArrayCreate(rank);
   if (a == NULL) return TFF_STATUS_OUT_OF_MEMORY;
   memcpy(a->data, dims, sizeof(int) * (size_t)rank);
+  tff_delegation_before_resize(sg); /* static delegates are undone, redone at allocate */
   if (resize_tensor(&sg->ctx, t, a) != kTfLiteOk) return TFF_STATUS_INVALID_ARGUMENT;
   sg->allocated = 0;
   return TFF_OK;

@@ -62,6 +62,13 @@ tff_status tff_interpreter_resize_input(tff_interpreter* it, int subgraph, int t
 /* Zero the legacy variable tensors (TFLite's ResetVariableTensors). */
 tff_status tff_interpreter_reset_variables(tff_interpreter* it);
 
+/* Per-node timing inside the C plan loop (off by default: the hot loop then
+ * reads no clock). Enabling resets the counters. */
+tff_status tff_interpreter_set_profiling(tff_interpreter* it, int on);
+/* Counters of subgraph s, indexed by node; returns the node count (0 when
+ * profiling is off). */
+int tff_interpreter_profile(tff_interpreter* it, int s, const uint64_t** ns, const uint64_t** count);
+
 /* The memory plan of the last allocate: arena size and per-tensor entries. */
 size_t tff_interpreter_arena_bytes(tff_interpreter* it, int subgraph);
 const tff_plan_entry* tff_interpreter_memory_plan(tff_interpreter* it, int subgraph, int* n);

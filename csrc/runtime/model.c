@@ -6,8 +6,10 @@
  * string tensor headers, signature tensor indices) the reader checks too, so
  * kernels may trust what it returns.
  *
- * Errors name the place: "subgraph 0 operator 12: input index 999 out of
- * range (subgraph has 150 tensors)".
+ * Errors name the place: "subgraph 0 operator 12: input 3: tensor index 999
+ * out of range (subgraph has 150 tensors)". Every failure but out-of-memory
+ * is TFF_STATUS_INVALID_MODEL, unsupported features included: TFLite's
+ * constructor raises ValueError for anything it cannot load.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -26,35 +28,42 @@
  * type then its value). */
 enum { kModelVersion = 0, kModelOperatorCodes = 1, kModelSubgraphs = 2, kModelDescription = 3,
        kModelBuffers = 4, kModelMetadataBuffer = 5, kModelMetadata = 6,
-       kModelSignatureDefs = 7 };
+       kModelSignatureDefs = 7, kModelExternalBufferGroups = 8, kModelExternalBuffers = 9 };
+enum { kExternalBufferGroupName = 0 };
+enum { kExternalBufferId = 0, kExternalBufferGroup = 1, kExternalBufferOffset = 2,
+       kExternalBufferLength = 3, kExternalBufferPacking = 4 };
 enum { kOpCodeDeprecatedBuiltinCode = 0, kOpCodeCustomCode = 1, kOpCodeVersion = 2,
        kOpCodeBuiltinCode = 3 };
 enum { kSubGraphTensors = 0, kSubGraphInputs = 1, kSubGraphOutputs = 2,
-       kSubGraphOperators = 3, kSubGraphName = 4 };
+       kSubGraphOperators = 3, kSubGraphName = 4, kSubGraphDebugMetadataIndex = 5 };
 enum { kTensorShape = 0, kTensorType = 1, kTensorBuffer = 2, kTensorName = 3,
        kTensorQuantization = 4, kTensorIsVariable = 5, kTensorSparsity = 6,
-       kTensorShapeSignature = 7, kTensorHasRank = 8, kTensorExternalBuffer = 10 };
+       kTensorShapeSignature = 7, kTensorHasRank = 8, kTensorVariantTensors = 9,
+       kTensorExternalBuffer = 10 };
+enum { kVariantShape = 0, kVariantType = 1, kVariantHasRank = 2 };
 enum { kQuantMin = 0, kQuantMax = 1, kQuantScale = 2, kQuantZeroPoint = 3,
        kQuantDetailsType = 4, kQuantDetails = 5, kQuantQuantizedDimension = 6 };
 enum { kSparsityTraversalOrder = 0, kSparsityBlockMap = 1, kSparsityDimMetadata = 2 };
 enum { kDimFormat = 0, kDimDenseSize = 1, kDimSegmentsType = 2, kDimSegments = 3,
        kDimIndicesType = 4, kDimIndices = 5 };
 enum { kOpOpcodeIndex = 0, kOpInputs = 1, kOpOutputs = 2, kOpBuiltinOptionsType = 3,
-       kOpBuiltinOptions = 4, kOpCustomOptions = 5, kOpMutatingVariableInputs = 7,
-       kOpIntermediates = 8, kOpLargeCustomOptionsOffset = 9, kOpLargeCustomOptionsSize = 10,
-       kOpBuiltinOptions2Type = 11, kOpBuiltinOptions2 = 12 };
+       kOpBuiltinOptions = 4, kOpCustomOptions = 5, kOpCustomOptionsFormat = 6,
+       kOpMutatingVariableInputs = 7, kOpIntermediates = 8, kOpLargeCustomOptionsOffset = 9,
+       kOpLargeCustomOptionsSize = 10, kOpBuiltinOptions2Type = 11, kOpBuiltinOptions2 = 12,
+       kOpDebugMetadataIndex = 13 };
 enum { kBufferData = 0, kBufferOffset = 1, kBufferSize = 2 };
 enum { kMetadataName = 0, kMetadataBuffer = 1 };
 enum { kTensorMapName = 0, kTensorMapTensorIndex = 1 };
-enum { kSigInputs = 0, kSigOutputs = 1, kSigKey = 2, kSigSubgraphIndex = 4 };
+enum { kSigInputs = 0, kSigOutputs = 1, kSigKey = 2, kSigDeprecatedTag = 3,
+       kSigSubgraphIndex = 4 };
 enum { kCustomQuantizationCustom = 0 };
 enum { kIndexVectorValues = 0 };
 /* Union members: QuantizationDetails and SparseIndexVector. */
 enum { kDetailsCustom = 1, kDetailsBlockwise = 2, kDetailsMultiAxis = 3 };
 enum { kIndexInt32 = 1, kIndexUint16 = 2, kIndexUint8 = 3 };
 
-/* Longest int array the reader creates: its byte size must fit in an int
- * (TfLiteIntArrayGetSizeInBytes returns int). */
+/* Longest int or float array the reader creates: its byte size must fit in
+ * an int (TfLiteIntArrayGetSizeInBytes returns int), with room to spare. */
 #define TFF_MAX_ARRAY ((INT_MAX - 64) / 8)
 
 typedef struct reader {
@@ -130,7 +139,8 @@ static tff_status read_str(reader* r, const tff_fb_table* t, int id, const char*
   return copy_str(r, s ? s : "", len, out);
 }
 
-/* A TfLiteIntArray of the n values get(v, i); size 0 for an absent vector. */
+/* A TfLiteIntArray copy of a vector of int32, uint16 or uint8 (elem bytes);
+ * size 0 for an absent vector. */
 static tff_status int_array(reader* r, const tff_fb_vec* v, size_t elem, const char* field,
                             TfLiteIntArray** out) {
   if (v->len > TFF_MAX_ARRAY) return INVALID("%s: %u entries are too many", field, v->len);
@@ -166,17 +176,14 @@ static tff_status index_list(reader* r, const tff_fb_table* t, int id, const cha
   return TFF_OK;
 }
 
+/* "[1, 224, 224, 3]" for messages; long shapes end in "...]". n >= 24. */
 static const char* shape_str(const TfLiteIntArray* dims, char* s, size_t n) {
   size_t k = 0;
   s[k++] = '[';
-  for (int i = 0; i < dims->size && k + 16 < n; ++i)
+  int i = 0;
+  for (; i < dims->size && k + 20 < n; ++i)
     k += (size_t)snprintf(s + k, n - k, i ? ", %d" : "%d", dims->data[i]);
-  if (k + 2 < n) {
-    s[k++] = ']';
-    s[k] = '\0';
-  } else {
-    s[n - 1] = '\0';
-  }
+  snprintf(s + k, n - k, i < dims->size ? "...]" : "]");
   return s;
 }
 
@@ -294,8 +301,8 @@ static tff_status read_quantization(reader* r, const tff_fb_table* q, tff_tensor
   FB(tff_fb_i32(&r->fb, q, kQuantQuantizedDimension, 0, &qd),
      "quantization.quantized_dimension");
   if (details_type == kDetailsBlockwise || details_type == kDetailsMultiAxis)
-    return fail(r, TFF_STATUS_UNSUPPORTED, "%s quantization is not supported",
-                details_type == kDetailsBlockwise ? "blockwise" : "multi-axis");
+    return INVALID("%s quantization is not supported",
+                   details_type == kDetailsBlockwise ? "blockwise" : "multi-axis");
   if (details_type == kDetailsCustom)
     FB(tff_fb_vector(&r->fb, &details, kCustomQuantizationCustom, 1, &unused),
        "quantization.details.custom");
@@ -334,19 +341,41 @@ static tff_status read_quantization(reader* r, const tff_fb_table* q, tff_tensor
   return TFF_OK;
 }
 
-/* One SparseIndexVector union (Int32/Uint16/Uint8Vector) as an int array. */
-static tff_status read_index_vector(reader* r, const tff_fb_table* dm, int type_id, int id,
-                                    const char* field, TfLiteIntArray** out) {
+static void free_sparsity(TfLiteSparsity* sp) {
+  if (sp == NULL) return;
+  TfLiteIntArrayFree(sp->traversal_order);
+  TfLiteIntArrayFree(sp->block_map);
+  for (int i = 0; sp->dim_metadata && i < sp->dim_metadata_size; ++i) {
+    TfLiteIntArrayFree(sp->dim_metadata[i].array_segments);
+    TfLiteIntArrayFree(sp->dim_metadata[i].array_indices);
+  }
+  free(sp->dim_metadata);
+  free(sp);
+}
+
+/* A SparseIndexVector union (Int32/Uint16/Uint8Vector): verifies it and
+ * returns its values vector (pos 0 when absent or of an unknown type). */
+static tff_status index_vector(reader* r, const tff_fb_table* dm, int type_id, int id,
+                               const char* field, tff_fb_vec* v, size_t* elem) {
   uint8_t type;
   tff_fb_table t;
-  tff_fb_vec v;
+  v->pos = 0;
+  v->len = 0;
   FB(tff_fb_u8(&r->fb, dm, type_id, 0, &type), field);
   FB(tff_fb_table_field(&r->fb, dm, id, &t), field);
-  const size_t elem = type == kIndexInt32 ? 4 : type == kIndexUint16 ? 2 : 1;
-  if (type < kIndexInt32 || type > kIndexUint8 || t.pos == 0)
-    return INVALID("sparsity: %s is missing or of unknown type %u", field, type);
-  FB(tff_fb_vector(&r->fb, &t, kIndexVectorValues, elem, &v), field);
-  if (v.pos == 0) return INVALID("sparsity: %s has no values", field);
+  if (type < kIndexInt32 || type > kIndexUint8) return TFF_OK;
+  *elem = type == kIndexInt32 ? 4 : type == kIndexUint16 ? 2 : 1;
+  FB(tff_fb_vector(&r->fb, &t, kIndexVectorValues, *elem, v), field);
+  return TFF_OK;
+}
+
+/* The values of a SparseIndexVector as an int array (required for CSR). */
+static tff_status read_index_vector(reader* r, const tff_fb_table* dm, int type_id, int id,
+                                    const char* field, TfLiteIntArray** out) {
+  tff_fb_vec v;
+  size_t elem = 1;
+  TRY(index_vector(r, dm, type_id, id, field, &v, &elem));
+  if (v.pos == 0) return INVALID("sparsity: %s is missing or of unknown type", field);
   return int_array(r, &v, elem, field, out);
 }
 
@@ -439,8 +468,7 @@ static tff_status check_sparsity(reader* r, const TfLiteSparsity* sp, const TfLi
   return st;
 }
 
-static tff_status read_sparsity(reader* r, const tff_fb_table* s, tff_tensor_desc* d,
-                                size_t* nnz) {
+static tff_status read_sparsity(reader* r, const tff_fb_table* s, tff_tensor_desc* d) {
   tff_fb_vec order, block_map, dmv;
   FB(tff_fb_vector(&r->fb, s, kSparsityTraversalOrder, 4, &order), "sparsity.traversal_order");
   FB(tff_fb_vector(&r->fb, s, kSparsityBlockMap, 4, &block_map), "sparsity.block_map");
@@ -465,8 +493,12 @@ static tff_status read_sparsity(reader* r, const tff_fb_table* s, tff_tensor_des
     FB(tff_fb_i32(&r->fb, &dm, kDimDenseSize, 0, &dense_size), "sparsity.dim_metadata.dense_size");
     TfLiteDimensionMetadata* out = &sp->dim_metadata[l];
     if (format == kTfLiteDimDense) {
+      tff_fb_vec unused;
+      size_t elem;
       out->format = kTfLiteDimDense;
       out->dense_size = dense_size;
+      TRY(index_vector(r, &dm, kDimSegmentsType, kDimSegments, "array_segments", &unused, &elem));
+      TRY(index_vector(r, &dm, kDimIndicesType, kDimIndices, "array_indices", &unused, &elem));
     } else if (format == kTfLiteDimSparseCSR) {
       out->format = kTfLiteDimSparseCSR;
       TRY(read_index_vector(r, &dm, kDimSegmentsType, kDimSegments, "array_segments",
@@ -477,18 +509,17 @@ static tff_status read_sparsity(reader* r, const tff_fb_table* s, tff_tensor_des
       return INVALID("sparsity: dimension %u has unknown format %d", l, format);
     }
   }
-  return check_sparsity(r, sp, d->dims, nnz);
+  return TFF_OK;
 }
 
 /* Constant data of a tensor: checks its size against the shape and places it. */
-static tff_status read_constant(reader* r, const tff_fb_table* sparsity, size_t elements,
-                                tff_tensor_desc* d) {
+static tff_status read_constant(reader* r, size_t elements, tff_tensor_desc* d) {
   const tff_buffer* b = &r->m->buffers[d->buffer];
   char s[96];
   if (d->is_variable)
     return INVALID("variable tensor with a constant buffer is not supported");
   size_t stored = elements;
-  if (sparsity->pos) TRY(read_sparsity(r, sparsity, d, &stored));
+  if (d->sparsity) TRY(check_sparsity(r, d->sparsity, d->dims, &stored));
   size_t need;
   if (!packed_bytes(d->type, stored, &need))
     return INVALID("shape %s is too large", shape_str(d->dims, s, sizeof(s)));
@@ -501,6 +532,22 @@ static tff_status read_constant(reader* r, const tff_fb_table* sparsity, size_t 
   }
   TRY(place_data(r, d->buffer, d->type, &d->data));
   d->bytes = b->size;
+  return TFF_OK;
+}
+
+/* Tensor.variant_tensors: verified, not used. */
+static tff_status verify_variants(reader* r, const tff_fb_table* t) {
+  tff_fb_vec v, shape;
+  FB(tff_fb_vector(&r->fb, t, kTensorVariantTensors, 4, &v), "variant_tensors");
+  for (uint32_t i = 0; i < v.len; ++i) {
+    tff_fb_table vt;
+    int8_t type;
+    bool has_rank;
+    FB(tff_fb_vec_table(&r->fb, &v, i, &vt), "variant_tensors");
+    FB(tff_fb_vector(&r->fb, &vt, kVariantShape, 4, &shape), "variant_tensors.shape");
+    FB(tff_fb_i8(&r->fb, &vt, kVariantType, 0, &type), "variant_tensors.type");
+    FB(tff_fb_bool(&r->fb, &vt, kVariantHasRank, false, &has_rank), "variant_tensors.has_rank");
+  }
   return TFF_OK;
 }
 
@@ -519,12 +566,12 @@ static tff_status read_tensor(reader* r, const tff_fb_table* t, tff_tensor_desc*
   FB(tff_fb_vector(&r->fb, t, kTensorShapeSignature, 4, &signature), "shape_signature");
   FB(tff_fb_bool(&r->fb, t, kTensorHasRank, false, &d->has_rank), "has_rank");
   FB(tff_fb_u32(&r->fb, t, kTensorExternalBuffer, 0, &external), "external_buffer");
+  TRY(verify_variants(r, t));
   TRY(read_str(r, t, kTensorName, "name", &d->name));
   TRY(int_array(r, &shape, 4, "shape", &d->dims));
   if (!tff_schema_tensor_type(type, &d->type)) return INVALID("unknown tensor type %d", type);
   if (external != 0)
-    return fail(r, TFF_STATUS_UNSUPPORTED,
-                "external buffers (weights in a separate file) are not supported");
+    return INVALID("external buffers (weights in a separate file) are not supported");
   size_t elements = 1;
   for (int i = 0; i < d->dims->size; ++i) {
     const int dim = d->dims->data[i];
@@ -538,14 +585,17 @@ static tff_status read_tensor(reader* r, const tff_fb_table* t, tff_tensor_desc*
   if (!packed_bytes(d->type, elements, &unused))
     return INVALID("shape %s is too large", shape_str(d->dims, s, sizeof(s)));
   TRY(read_quantization(r, &quant, d));
+  if (sparsity.pos) TRY(read_sparsity(r, &sparsity, d));
   if (buffer >= (uint32_t)r->m->num_buffers)
     return INVALID("buffer index %u out of range (model has %d buffers)", buffer,
                    r->m->num_buffers);
   d->buffer = (int)buffer;
   /* Buffer 0 is the empty sentinel; a present data vector (even empty) or
    * an external offset makes the tensor constant, as in TFLite. */
-  if (buffer != 0 && r->m->buffers[buffer].data != NULL)
-    return read_constant(r, &sparsity, elements, d);
+  if (buffer != 0 && r->m->buffers[buffer].data != NULL) return read_constant(r, elements, d);
+  /* Like TFLite, only constant tensors keep their sparsity. */
+  free_sparsity(d->sparsity);
+  d->sparsity = NULL;
   if (d->is_variable &&
       (d->type == kTfLiteString || d->type == kTfLiteResource || d->type == kTfLiteVariant))
     return INVALID("%s variable tensors are not supported", TfLiteTypeGetName(d->type));
@@ -556,23 +606,24 @@ static tff_status read_tensor(reader* r, const tff_fb_table* t, tff_tensor_desc*
     if (sig->size != d->dims->size)
       return INVALID("shape_signature %s has another rank than shape",
                      shape_str(sig, s, sizeof(s)));
-    for (int i = 0; i < sig->size; ++i)
-      if (sig->data[i] < -1)
-        return INVALID("shape_signature %s: dimensions must be >= -1",
-                       shape_str(sig, s, sizeof(s)));
   }
   return TFF_OK;
 }
 
 /* Options of CUSTOM ops: the custom_options bytes, or the large-model
- * layout where they live at an offset of the file (offset > 1). */
-static tff_status read_custom_options(reader* r, const tff_fb_table* t, tff_op_desc* op) {
+ * layout where they live at an offset of the file (offset > 1). The fields
+ * are verified for every op; builtins get none, as in TFLite. */
+static tff_status read_custom_options(reader* r, const tff_fb_table* t, bool custom,
+                                      tff_op_desc* op) {
   tff_fb_vec v;
   uint64_t offset, size;
+  int8_t format;
   FB(tff_fb_vector(&r->fb, t, kOpCustomOptions, 1, &v), "custom_options");
+  FB(tff_fb_i8(&r->fb, t, kOpCustomOptionsFormat, 0, &format), "custom_options_format");
   FB(tff_fb_u64(&r->fb, t, kOpLargeCustomOptionsOffset, 0, &offset),
      "large_custom_options_offset");
   FB(tff_fb_u64(&r->fb, t, kOpLargeCustomOptionsSize, 0, &size), "large_custom_options_size");
+  if (!custom) return TFF_OK;
   if (v.pos) {
     op->custom_options = tff_fb_vec_data(&r->fb, &v);
     op->custom_options_size = v.len;
@@ -616,10 +667,13 @@ static tff_status read_op(reader* r, const tff_fb_table* t, int num_tensors, int
   TRY(index_list(r, t, kOpInputs, "input", num_tensors, true, &op->inputs));
   TRY(index_list(r, t, kOpOutputs, "output", num_tensors, true, &op->outputs));
   TRY(index_list(r, t, kOpIntermediates, "intermediate", num_tensors, true, &op->intermediates));
+  int32_t debug;
   FB(tff_fb_vector(&r->fb, t, kOpMutatingVariableInputs, 1, &unused),
      "mutating_variable_inputs");
+  FB(tff_fb_i32(&r->fb, t, kOpDebugMetadataIndex, -1, &debug), "debug_metadata_index");
   const int code = r->m->opcodes[opcode].builtin_code;
-  if (code == kTfLiteBuiltinCustom) return read_custom_options(r, t, op);
+  TRY(read_custom_options(r, t, code == kTfLiteBuiltinCustom, op));
+  if (code == kTfLiteBuiltinCustom) return TFF_OK;
   /* Both unions are verified; ops from STABLEHLO_LOGISTIC on use the second. */
   uint8_t type1, type2;
   tff_fb_table opts1, opts2;
@@ -641,6 +695,8 @@ static tff_status read_op(reader* r, const tff_fb_table* t, int num_tensors, int
 
 static tff_status read_subgraph(reader* r, const tff_fb_table* t, tff_subgraph_desc* sg) {
   tff_fb_vec tensors, ops;
+  int32_t debug;
+  FB(tff_fb_i32(&r->fb, t, kSubGraphDebugMetadataIndex, -1, &debug), "debug_metadata_index");
   TRY(read_str(r, t, kSubGraphName, "name", &sg->name));
   FB(tff_fb_vector(&r->fb, t, kSubGraphTensors, 4, &tensors), "tensors");
   FB(tff_fb_vector(&r->fb, t, kSubGraphOperators, 4, &ops), "operators");
@@ -699,7 +755,7 @@ static tff_status read_opcodes(reader* r, const tff_fb_table* root) {
     /* Codes < 127 were written to the int8 field, newer ones to the int32. */
     if (deprecated > code) code = deprecated;
     if (code < 0 || code >= TFF_BUILTIN_COUNT)
-      return fail(r, TFF_STATUS_UNSUPPORTED, "unknown builtin operator code %d", code);
+      return INVALID("unknown builtin operator code %d", code);
     oc->builtin_code = code;
     oc->version = version;
     if (code == kTfLiteBuiltinCustom) {
@@ -823,12 +879,13 @@ static tff_status read_signatures(reader* r, const tff_fb_table* root) {
   r->what = "signature def";
   for (uint32_t i = 0; i < v.len; ++i) {
     tff_fb_table t;
-    const char* key;
-    uint32_t len, subgraph;
+    const char *key, *tag;
+    uint32_t len, tag_len, subgraph;
     tff_signature* sig = &r->m->signatures[i];
     r->idx = (int)i;
     FB(tff_fb_vec_table(&r->fb, &v, i, &t), "table");
     FB(tff_fb_string(&r->fb, &t, kSigKey, &key, &len), "signature_key");
+    FB(tff_fb_string(&r->fb, &t, kSigDeprecatedTag, &tag, &tag_len), "deprecated_tag");
     FB(tff_fb_u32(&r->fb, &t, kSigSubgraphIndex, 0, &subgraph), "subgraph_index");
     if (key == NULL) return INVALID("missing signature_key");
     if (subgraph >= (uint32_t)r->m->num_subgraphs)
@@ -888,6 +945,34 @@ static tff_status read_metadata(reader* r, const tff_fb_table* root) {
   return st;
 }
 
+/* Model.external_buffer_groups / external_buffers describe weights in
+ * separate files (unsupported: tensors using them are rejected); verified. */
+static tff_status verify_external_buffers(reader* r, const tff_fb_table* root) {
+  tff_fb_vec groups, buffers;
+  const char* s;
+  uint32_t len, u32;
+  uint64_t u64;
+  FB(tff_fb_vector(&r->fb, root, kModelExternalBufferGroups, 4, &groups),
+     "external_buffer_groups");
+  for (uint32_t i = 0; i < groups.len; ++i) {
+    tff_fb_table t;
+    FB(tff_fb_vec_table(&r->fb, &groups, i, &t), "external_buffer_groups");
+    FB(tff_fb_string(&r->fb, &t, kExternalBufferGroupName, &s, &len),
+       "external_buffer_groups.name");
+  }
+  FB(tff_fb_vector(&r->fb, root, kModelExternalBuffers, 4, &buffers), "external_buffers");
+  for (uint32_t i = 0; i < buffers.len; ++i) {
+    tff_fb_table t;
+    FB(tff_fb_vec_table(&r->fb, &buffers, i, &t), "external_buffers");
+    FB(tff_fb_u32(&r->fb, &t, kExternalBufferId, 0, &u32), "external_buffers.id");
+    FB(tff_fb_u32(&r->fb, &t, kExternalBufferGroup, 0, &u32), "external_buffers.group");
+    FB(tff_fb_u64(&r->fb, &t, kExternalBufferOffset, 0, &u64), "external_buffers.offset");
+    FB(tff_fb_u64(&r->fb, &t, kExternalBufferLength, 0, &u64), "external_buffers.length");
+    FB(tff_fb_string(&r->fb, &t, kExternalBufferPacking, &s, &len), "external_buffers.packing");
+  }
+  return TFF_OK;
+}
+
 static tff_status read_model(reader* r) {
   tff_fb_table root;
   tff_fb_vec unused, subgraphs;
@@ -900,6 +985,7 @@ static tff_status read_model(reader* r) {
   r->m->version = version;
   TRY(read_str(r, &root, kModelDescription, "description", &r->m->description));
   FB(tff_fb_vector(&r->fb, &root, kModelMetadataBuffer, 4, &unused), "metadata_buffer");
+  TRY(verify_external_buffers(r, &root));
   TRY(read_opcodes(r, &root));
   TRY(read_buffers(r, &root));
   FB(tff_fb_vector(&r->fb, &root, kModelSubgraphs, 4, &subgraphs), "subgraphs");
@@ -960,17 +1046,7 @@ static void free_tensor(tff_tensor_desc* d) {
     TfLiteIntArrayFree(d->affine->zero_point);
     free(d->affine);
   }
-  TfLiteSparsity* sp = d->sparsity;
-  if (sp) {
-    TfLiteIntArrayFree(sp->traversal_order);
-    TfLiteIntArrayFree(sp->block_map);
-    for (int i = 0; sp->dim_metadata && i < sp->dim_metadata_size; ++i) {
-      TfLiteIntArrayFree(sp->dim_metadata[i].array_segments);
-      TfLiteIntArrayFree(sp->dim_metadata[i].array_indices);
-    }
-    free(sp->dim_metadata);
-    free(sp);
-  }
+  free_sparsity(d->sparsity);
 }
 
 void tff_model_free(tff_model* m) {

@@ -26,6 +26,22 @@ TfLiteStatus tff_subgraph_invoke(TfLiteContext* sub);
 struct tff_resources;
 struct tff_resources** tff_context_resources(const TfLiteContext* ctx);
 void tff_resources_free(struct tff_resources* r);
+/* Forgets every variable's value and every CALL_ONCE (ids stay): the next
+ * invoke starts from the model's initial state. NULL is a no-op. */
 void tff_resources_reset(struct tff_resources* r);
+
+/* Id of the variable (container, shared_name) (NULL reads as ""), created on
+ * first use; ids are dense from 0. -1 when out of memory. */
+int tff_resource_id(TfLiteContext* ctx, const char* container, const char* shared_name);
+/* The variable's value (type, dims, params, data.raw, bytes), or NULL when
+ * `id` is unknown or was never assigned. Valid until the next assign/reset. */
+const TfLiteTensor* tff_resource_value(const TfLiteContext* ctx, int id);
+/* Copies `value` (type, shape, params, data) into variable `id`, resizing
+ * its storage. Errors (unknown id, out of memory) are reported on ctx. */
+TfLiteStatus tff_resource_assign(TfLiteContext* ctx, int id, const TfLiteTensor* value);
+/* CALL_ONCE: whether init subgraph `index` ran since creation or the last
+ * reset, and marking it so. */
+int tff_resource_init_done(const TfLiteContext* ctx, int index);
+TfLiteStatus tff_resource_set_init_done(TfLiteContext* ctx, int index);
 
 #endif /* TFLITE_FAST_RUNTIME_SUBGRAPH_H_ */

@@ -177,6 +177,12 @@ def expected_params(code, op):
             dims = opts.squeezeDims
         dims = [] if dims is None else [int(x) for x in dims]
         return "n=%d,dims=[%s]" % (len(dims), ",".join(map(str, dims)))
+    if code == BO.BUCKETIZE:
+        b = None
+        if op.builtinOptionsType == O.BucketizeOptions and opts is not None:
+            b = opts.boundaries
+        b = [] if b is None else list(b)
+        return "n=%d,b=[%s]" % (len(b), ",".join(fbits(x) for x in b))
     if code == BO.VAR_HANDLE:
         c = s = None
         if op.builtinOptionsType == O.VarHandleOptions and opts is not None:
@@ -393,6 +399,7 @@ def op_tests(exe, tmp, n):
             f.write(pack(one_op_model(code, otype, opts)))
         paths.append(path)
     for code, otype, opts in [
+            (BO.BUCKETIZE, O.BucketizeOptions, S.BucketizeOptionsT()),
             (BO.RESHAPE, O.ReshapeOptions, S.ReshapeOptionsT()),
             (BO.SQUEEZE, O.SqueezeOptions, S.SqueezeOptionsT()),
             (BO.VAR_HANDLE, O.VarHandleOptions, S.VarHandleOptionsT())]:
@@ -400,6 +407,8 @@ def op_tests(exe, tmp, n):
             o = opts.__class__()
             if code == BO.RESHAPE and k:
                 o.newShape = [rnd.randrange(-1, 9) for _ in range(rnd.randrange(0, 9))]
+            if code == BO.BUCKETIZE:  # boundaries are required when the options exist
+                o.boundaries = [float(np.float32(rnd.uniform(-9, 9))) for _ in range(2 * k)]
             if code == BO.SQUEEZE and k:
                 o.squeezeDims = [rnd.randrange(-4, 4) for _ in range(rnd.randrange(0, 9))]
             if code == BO.VAR_HANDLE and k:
@@ -411,7 +420,8 @@ def op_tests(exe, tmp, n):
             paths.append(path)
     for chunk in range(0, len(paths), 200):
         count += compare(exe, paths[chunk:chunk + 200])
-    return len(paths)
+        count += compare(exe, paths[chunk:chunk + 200], misalign=True)
+    return paths
 
 
 def expect_error(exe, tmp, name, data, needle):
@@ -480,11 +490,15 @@ def malformed_tests(exe, tmp):
     msgs.append(expect_error(exe, tmp, "budget", offset_bomb(), "too complex"))
     msgs.append(expect_error(exe, tmp, "sparse_bad", sparse_model(bad=True), "sparsity"))
     # A well-formed sparse constant and quantized tensors parse and match.
-    for name, data in [("sparse_ok", sparse_model(bad=False)), ("strings", string_model())]:
+    msgs.append(expect_error(exe, tmp, "external_bad", external_data_model(bad=True),
+                             "lies outside the"))
+    for name, data in [("sparse_ok", sparse_model(bad=False)), ("strings", string_model()),
+                       ("external", external_data_model())]:
         path = os.path.join(tmp, name + ".tflite")
         with open(path, "wb") as f:
             f.write(data)
         compare(exe, [path])
+        compare(exe, [path], misalign=True)
         if "sparse=1" not in run(exe, "summary", path) and name == "sparse_ok":
             sys.exit("sparse tensor not recognised")
     return msgs
@@ -550,6 +564,29 @@ def sparse_model(bad):
     return pack(m)
 
 
+def external_data_model(bad=False):
+    """The large-model layout: a constant's bytes and a custom op's options
+    stored after the FlatBuffer, found through Buffer.offset/size and
+    Operator.large_custom_options_offset/size (offsets from the file start)."""
+    m = one_op_model(BO.CUSTOM, ninputs=2)
+    m.operatorCodes[0].customCode = b"MyCustomOp"
+    t = m.subgraphs[0].tensors[1]
+    t.shape, t.type, t.buffer = [2, 3], S.TensorType.INT16, 1
+    weights = np.arange(6, dtype="<i2").tobytes()
+    options = b"custom-options!"
+    b = S.BufferT()
+    m.buffers.append(b)
+    op = m.subgraphs[0].operators[0]
+    b.offset, b.size = 1 << 40, len(weights)  # placeholders of the final width
+    op.largeCustomOptionsOffset, op.largeCustomOptionsSize = 1 << 40, len(options)
+    size = (len(pack(m)) + 15) // 16 * 16
+    b.offset = size + (1 << 30 if bad else 0)
+    op.largeCustomOptionsOffset = size + 16
+    data = pack(m)
+    assert len(data) <= size
+    return data + bytes(size - len(data)) + weights + bytes(16 - len(weights)) + options
+
+
 def string_model():
     m = one_op_model(BO.ADD, O.AddOptions, S.AddOptionsT())
     strings = [b"ab", b"", b"xyz"]
@@ -580,13 +617,18 @@ def main():
         lines = compare(exe, models) + compare(exe, models, misalign=True)
         print(f"shared models: {len(models)} files, {lines} summary lines equal (aligned and "
               f"misaligned)")
-        print(f"op options: {op_tests(exe, tmp, args.ops)} single-op models equal")
+        ops = op_tests(exe, tmp, args.ops)
+        print(f"op options: {len(ops)} single-op models equal")
         msgs = malformed_tests(exe, tmp)
         print(f"malformed models: {len(msgs)} rejected as expected, e.g.")
         for m in msgs[:4] + msgs[-3:]:
             print("   ", m)
         if args.fuzz:
-            print(run(exe, "fuzz", "--iters", str(args.fuzz), *models).strip())
+            extra = ops[:len(SPECS)] + [os.path.join(tmp, n + ".tflite")
+                                        for n in ("sparse_ok", "strings", "external")]
+            print(run(exe, "fuzz", "--iters", str(args.fuzz), *models, *extra)
+                  .strip().splitlines()[-1] + f" ({len(models)} shared + {len(extra)} "
+                  "synthetic models)")
 
 
 if __name__ == "__main__":

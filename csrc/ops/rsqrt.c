@@ -1,0 +1,160 @@
+/* RSQRT: y = 1/sqrt(x).
+ *  - float32, reference: 1.0f / sqrtf(x).
+ *  - float32, default: AUTO's XNNPACK kernel: the CPU's estimate y0
+ *    (RSQRTPS on AVX, VRSQRT14PS on AVX-512), one Newton step
+ *      y = y0 − (x·(y0·y0) − 1)·(0.5·y0),   0 where x = +inf,
+ *    all with denormals flushed to zero (XNNPACK runs with FTZ/DAZ: so
+ *    RSQRT(0) and RSQRT(denormal) are NaN and y0² underflows for x > ~1e38,
+ *    as the oracle shows). The estimate tables are the CPU's own (RSQRTPS
+ *    even differs between vendors), so y0 here is 1/sqrtf: about a quarter
+ *    of normal results differ from AUTO by an ulp (within 1e-5); the
+ *    special values match.
+ *  - int8: XNNPACK does not take it, so both modes run TFLite's fixed-point
+ *    kernel (elementwise.cc RsqrtEvalQuantizedInt8), evaluated here once
+ *    per code into a table:
+ *      v = q − z_in;  v == 0 → 127;
+ *      (m, s) = gemmlowp inverse sqrt of v (GetInvSqrtQuantizedMultiplierExp:
+ *               5 Newton steps in Q3.28, times √2/2);
+ *      t = MBQM(1, m, s + 20);  y = MBQM(t, M, e − 20) + z_out, clamped,
+ *    with (M, e) = QM(1 / (double)(sqrtf(s_in)·s_out)) (sqrt and product in
+ *    float, as std::sqrt of a float). Codes below z_in are negative inputs:
+ *    TFLite fails at invoke with "Rsqrt is only defined for positive values",
+ *    and so does this kernel. */
+#include <float.h>
+#include <math.h>
+
+#include "kernel_util.h"
+#include "ops.h"
+#include "unary_common.h"
+
+/* gemmlowp SaturatingRoundingMultiplyByPOT<e> for 0 < e < 31: x·2^e, or the
+ * int32 extreme when |x| exceeds 2^(31−e) − 1. */
+static int32_t sat_shl(int32_t x, int e) {
+  const int32_t thr = (int32_t)((1u << (31 - e)) - 1);
+  if (x > thr) return INT32_MAX;
+  if (x < -thr) return INT32_MIN;
+  return (int32_t)((uint32_t)x << e);
+}
+
+/* GetInvSqrtQuantizedMultiplierExp(v, kReverseShift = −1): 1/sqrt(v) as
+ * m·2^shift with m in Q0.31 (shift is a left shift, as MBQM takes it). */
+static void inv_sqrt(int32_t v, int32_t* m, int* shift) {
+  if (v <= 1) {
+    *m = INT32_MAX;
+    *shift = 0;
+    return;
+  }
+  int s = 11;
+  while (v >= (1 << 29)) {
+    v /= 4;
+    ++s;
+  }
+  const int pairs = (__builtin_clz((uint32_t)v) - 1) / 2 - 1;
+  s -= pairs;
+  v <<= 2 * pairs;
+  /* Q3.28 fixed point: raw r means r/2^28. */
+  const int32_t half_v = tff_rdbpot(v >> 1, 1);
+  const int32_t three_halves = (1 << 28) + (1 << 27);
+  int32_t x = 1 << 28;
+  for (int i = 0; i < 5; ++i) {
+    const int32_t x3 = sat_shl(tff_srdhm(tff_srdhm(x, x), x), 6);
+    const int32_t d = (int32_t)((uint32_t)tff_srdhm(three_halves, x) -
+                                (uint32_t)tff_srdhm(half_v, x3));
+    x = sat_shl(d, 3);
+  }
+  x = tff_srdhm(x, 1518500250); /* √2/2 in Q0.31 */
+  if (s < 0) {
+    x = (int32_t)((uint32_t)x << -s);
+    s = 0;
+  }
+  *m = x;
+  *shift = -s;
+}
+
+/* A denormal becomes a zero of its sign (FTZ on results, DAZ on inputs). */
+static inline float ftz(float v) { return fabsf(v) < FLT_MIN ? copysignf(0.0f, v) : v; }
+
+static inline float rsqrt_xnnpack(float x) {
+  x = ftz(x);
+  const float y0 = 1.0f / sqrtf(x);
+  const float t = ftz(ftz(ftz(x * ftz(y0 * y0)) - 1.0f) * ftz(0.5f * y0));
+  return x == INFINITY ? 0.0f : ftz(y0 - t);
+}
+
+typedef struct OpData {
+  int8_t lut[256];
+  int32_t zi;
+  int ref;
+} OpData;
+
+TFF_ZEROED_INIT(init, OpData)
+
+static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  TfLiteTensor *in, *out;
+  TF_LITE_ENSURE_OK(ctx, tff_unary_prepare(ctx, node, "RSQRT", &in, &out));
+  TF_LITE_ENSURE_MSG(ctx, in->type == out->type, "RSQRT: input type %s and output type %s differ",
+                     TfLiteTypeGetName(in->type), TfLiteTypeGetName(out->type));
+  OpData* d = (OpData*)node->user_data;
+  d->ref = tff_numerics_ref(ctx);
+  if (in->type == kTfLiteFloat32) return kTfLiteOk;
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteInt8,
+                     "RSQRT: type %s is not supported (float32, int8)",
+                     TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "RSQRT", "input", in));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "RSQRT", "output", out));
+  const float prod = sqrtf(tff_scale(in)) * tff_scale(out);
+  int32_t mult;
+  int e;
+  tff_quantize_multiplier(1.0 / (double)prod, &mult, &e);
+  TF_LITE_ENSURE_MSG(ctx, isfinite(prod) && prod > 0.0f && e - 20 >= -31 && e - 20 <= 31,
+                     "RSQRT: input scale %g and output scale %g are out of range",
+                     (double)tff_scale(in), (double)tff_scale(out));
+  d->zi = tff_zero_point(in);
+  const int32_t zo = tff_zero_point(out);
+  for (int32_t q = -128; q <= 127; ++q) {
+    const int32_t v = q - d->zi;
+    int32_t y = 127;
+    if (v > 0) {
+      int32_t m;
+      int s;
+      inv_sqrt(v, &m, &s);
+      y = tff_mbqm(tff_mbqm(1, m, s + 20), mult, e - 20) + zo;
+      y = y < -128 ? -128 : (y > 127 ? 127 : y);
+    }
+    d->lut[(uint8_t)q] = (int8_t)y;
+  }
+  return kTfLiteOk;
+}
+
+static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  const size_t n = tff_num_elements(in->dims);
+  const OpData* d = (const OpData*)node->user_data;
+  if (in->type == kTfLiteFloat32) {
+    const float* x = in->data.f;
+    float* y = out->data.f;
+    if (d->ref) {
+      for (size_t i = 0; i < n; ++i) y[i] = 1.0f / sqrtf(x[i]);
+    } else {
+      for (size_t i = 0; i < n; ++i) y[i] = rsqrt_xnnpack(x[i]);
+    }
+    return kTfLiteOk;
+  }
+  const int8_t* x = in->data.int8;
+  int32_t lo = 127;
+  for (size_t i = 0; i < n; ++i) lo = x[i] < lo ? x[i] : lo;
+  TF_LITE_ENSURE_MSG(ctx, n == 0 || lo >= d->zi, "Rsqrt is only defined for positive values");
+  tff_lut8_run((const uint8_t*)d->lut, (const uint8_t*)x, out->data.uint8, n);
+  return kTfLiteOk;
+}
+
+const TfLiteRegistration* tff_register_RSQRT(void) {
+  static const TfLiteRegistration r = {.init = init,
+                                       .free = tff_free_user_data,
+                                       .prepare = prepare,
+                                       .invoke = invoke,
+                                       .builtin_code = kTfLiteBuiltinRsqrt,
+                                       .version = 1};
+  return &r;
+}

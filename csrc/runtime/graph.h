@@ -1,0 +1,57 @@
+/* The runtime's private graph state behind TfLiteContext.impl_: shared by
+ * the files of csrc/runtime (interpreter, delegates, thread pool); kernels
+ * never see it. */
+#ifndef TFLITE_FAST_RUNTIME_GRAPH_H_
+#define TFLITE_FAST_RUNTIME_GRAPH_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "interpreter.h"
+
+typedef struct tff_subgraph {
+  struct tff_interpreter* it;
+  int index;
+  TfLiteContext ctx;
+  TfLiteTensor* tensors;
+  int num_tensors;
+  int cap_tensors;
+  uint8_t* owns_data;         /* per tensor: data was malloc'd here */
+  int num_nodes;
+  TfLiteNode* nodes;
+  TfLiteRegistration* regs;
+  TfLiteIntArray* plan;       /* node indices in execution order */
+  TfLiteIntArray* inputs;
+  TfLiteIntArray* outputs;
+  void* arena;
+  size_t arena_bytes;
+  tff_plan_entry* entries;
+  int num_entries;
+  int allocated;
+  int running;                /* guards against recursive invocation and preparation */
+  int lazy_from;              /* steps from here are prepared at invoke (after a dynamic tensor) */
+  uint64_t* prof_ns;          /* per node: total invoke time, when profiling */
+  uint64_t* prof_count;
+  TfLiteExternalContext* external[kTfLiteMaxExternalContexts];
+  struct tff_delegation* delegation; /* delegate.c's state; NULL until a delegate is applied */
+} tff_subgraph;
+
+struct tff_interpreter {
+  tff_model* model;
+  void* map;                  /* file mapping, or NULL for caller bytes */
+  size_t map_size;
+  int numerics;
+  int num_threads;
+  int preserve_all_tensors;
+  int profiling;
+  int num_subgraphs;
+  tff_subgraph* sgs;
+  struct tff_resources* resources;
+  struct tff_threadpool* pool; /* num_threads - 1 workers, created at first use */
+  char err[8192];
+  size_t err_len;
+};
+
+static inline tff_subgraph* tff_sg(const TfLiteContext* ctx) { return (tff_subgraph*)ctx->impl_; }
+
+#endif /* TFLITE_FAST_RUNTIME_GRAPH_H_ */

@@ -1,0 +1,15 @@
+/* AVX2, 4 (or 1) rows x 16 channels; separate vmulps and vaddps (no FMA). */
+#include <immintrin.h>
+
+#define TFF_V __m256
+#define TFF_VL 8
+#define TFF_VLOAD _mm256_loadu_ps
+#define TFF_VSTORE _mm256_storeu_ps
+#define TFF_VSET1 _mm256_set1_ps
+#define TFF_VADD _mm256_add_ps
+#define TFF_VMUL _mm256_mul_ps
+#define TFF_VMAX _mm256_max_ps
+#define TFF_VMIN _mm256_min_ps
+#define TFF_F32_GEMM_NAME tff_f32_gemm_minmax_ukernel_4x16__avx2
+#define TFF_F32_GEMV_NAME tff_f32_gemm_minmax_ukernel_1x16__avx2
+#include "f32-gemm-simd.h"

@@ -1,0 +1,88 @@
+/* f32-gemm: float GEMM with bias and min/max clamp, bit-exact on every ISA:
+ * each output is one sequential sum, bias first, then taps and channels in
+ * order, each step a float multiply rounded on its own, then an add (no FMA).
+ * SIMD kernels vectorize across output channels only.
+ *
+ * The A operand is indirect, as in qs8-qc8w-gemm.h: row m reads, for each of
+ * ks taps t, kc floats at (const char*)a[m*ks + t] + a_offset.
+ *
+ * Kernel parameters (every kernel of the family):
+ *   mr        rows in this tile, 1..MR. Rows past mr alias row mr-1.
+ *   nc        output channels, >= 1, walked NR at a time.
+ *   kc        input channels per tap, >= 1.
+ *   ks        taps per row, >= 1.
+ *   a         [mr][ks] pointers to float rows.
+ *   a_offset  bytes added to every pointer (the group's first channel).
+ *   w         packed, tff_f32_gemm_pack layout for this kernel's NR: per block
+ *             of NR channels  float bias[NR] (0 without bias, past nc)
+ *                             float w[ks][kc][NR] (0 past nc)
+ *   c         output row 0; row m at c + m*cm_stride bytes; nc floats written.
+ *   p         clamp bounds: out = min(max(acc, lo), hi), NaN kept. */
+#ifndef TFLITE_FAST_UKERNELS_F32_GEMM_H_
+#define TFLITE_FAST_UKERNELS_F32_GEMM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  float min, max;
+} tff_f32_minmax_params;
+
+typedef void (*tff_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, size_t ks,
+                                const float* const* a, size_t a_offset, const float* w, float* c,
+                                size_t cm_stride, const tff_f32_minmax_params* p);
+
+#define TFF_DECLARE_F32_GEMM(name)                                                          \
+  void name(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,              \
+            size_t a_offset, const float* w, float* c, size_t cm_stride,                    \
+            const tff_f32_minmax_params* p);
+
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_2x4__scalar)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__sse41)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x16__avx2)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x8__sse41)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x16__avx2)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__neon)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x8__neon)
+
+typedef struct {
+  tff_f32_gemm_fn fn;
+  const char* name;
+  uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
+  uint8_t mr, nr;
+} tff_f32_gemm_config;
+
+extern const tff_f32_gemm_config tff_f32_gemm_configs[];
+extern const int tff_f32_gemm_num_configs;
+/* As tff_qs8_qc8w_gemm_select: best ISA, the 1-row variant when m is 1. */
+const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m);
+
+/* Floats of packed weights for nc channels of ks taps of kc. */
+size_t tff_f32_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr);
+/* Packs k [nc][ks][kc]; the bias slots are written by ..._pack_bias. */
+void tff_f32_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, const float* k,
+                       float* packed);
+/* Writes bias[nc] (NULL: zeros) into the packed blocks. */
+void tff_f32_gemm_pack_bias(size_t nc, size_t ks, size_t kc, size_t nr, const float* bias,
+                            float* packed);
+
+/* Row pointers of a tile of MR rows (MR a constant after inlining): rows
+ * past mr alias row mr-1, so they compute and store its values again. */
+static inline __attribute__((always_inline)) void tff_f32_gemm_rows(
+    size_t MR, size_t mr, const float* const* a, size_t ks, float* c, size_t cm_stride,
+    const float* const** ar, float** cr) {
+  ar[0] = a;
+  cr[0] = c;
+  for (size_t i = 1; i < MR; ++i) {
+    ar[i] = mr > i ? ar[i - 1] + ks : ar[i - 1];
+    cr[i] = mr > i ? (float*)((char*)cr[i - 1] + cm_stride) : cr[i - 1];
+  }
+}
+
+/* Clamp as every kernel does it: a NaN sum stays NaN. */
+static inline float tff_f32_clamp(float v, float lo, float hi) {
+  v = v < lo ? lo : v;
+  return v > hi ? hi : v;
+}
+
+#endif /* TFLITE_FAST_UKERNELS_F32_GEMM_H_ */

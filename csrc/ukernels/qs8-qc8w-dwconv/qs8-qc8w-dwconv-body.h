@@ -1,0 +1,56 @@
+/* The loop nest every qs8-qc8w-dwconv kernel shares (the arithmetic is the
+ * ISA's). The including file defines, before each inclusion:
+ *   DW_CT                         channels per tile
+ *   dw_acc, dw_prm                accumulator tile and broadcast params types
+ *   dw_prm dw_params(const tff_qs8_dwconv_params*)
+ *   dw_acc dw_init(const int32_t* bias)              tile of bias'
+ *   dw_acc dw_mac(dw_acc, const int8_t* x, const int8_t* w)   acc += x·w
+ *   void dw_store(dw_acc, const float* scale, const dw_prm*, int8_t* out)
+ *   DW_NAME, DW_TAPS              kernel name; taps (0: kernel_size)
+ * and gets one kernel per inclusion. */
+#include <string.h>
+
+void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const int8_t** input,
+             const void* weights, int8_t* output, size_t output_increment, size_t input_offset,
+             const int8_t* zero, const tff_qs8_dwconv_params* params) {
+  const size_t taps = DW_TAPS ? DW_TAPS : kernel_size;
+  const size_t wbytes = (taps * DW_CT + 3) & ~(size_t)3;
+  const dw_prm prm = dw_params(params);
+  (void)kernel_size;
+  do {
+#if DW_TAPS
+    /* Fixed tap count: resolve the pointers once per pixel. */
+    const int8_t* x[DW_TAPS];
+    for (size_t t = 0; t < DW_TAPS; ++t)
+      x[t] = input[t] == zero ? zero : input[t] + input_offset;
+#define DW_X(t) x[t]
+#else
+#define DW_X(t) (input[t] == zero ? zero : input[t] + input_offset)
+#endif
+    const char* w = (const char*)weights;
+    for (size_t c0 = 0; c0 < channels; c0 += DW_CT) {
+      dw_acc acc = dw_init((const int32_t*)w);
+      const int8_t* wt = (const int8_t*)(w + DW_CT * sizeof(int32_t));
+      const float* scale = (const float*)(w + DW_CT * sizeof(int32_t) + wbytes);
+      if (channels >= DW_CT) {
+        /* A partial last tile is the window ending at the last channel. */
+        const size_t s = c0 + DW_CT <= channels ? c0 : channels - DW_CT;
+        for (size_t t = 0; t < taps; ++t) acc = dw_mac(acc, DW_X(t) + s, wt + t * DW_CT);
+        dw_store(acc, scale, &prm, output + s);
+      } else {
+        /* Fewer channels than one tile: through zero-padded stack tiles. */
+        int8_t tile[DW_CT] = {0};
+        for (size_t t = 0; t < taps; ++t) {
+          memcpy(tile, DW_X(t), channels);
+          acc = dw_mac(acc, tile, wt + t * DW_CT);
+        }
+        dw_store(acc, scale, &prm, tile);
+        memcpy(output, tile, channels);
+      }
+      w += DW_CT * (sizeof(int32_t) + sizeof(float)) + wbytes;
+    }
+#undef DW_X
+    input += taps;
+    output += channels + output_increment;
+  } while (--output_width != 0);
+}

@@ -1,0 +1,82 @@
+/* The kernels this build has, their selection, and the weight packing
+ * for qs8-qc8w-dwconv (layout in qs8-qc8w-dwconv.h). */
+#include <string.h>
+
+#include "qs8-qc8w-dwconv.h"
+
+#include "cpu/cpu.h"
+
+/* The 9-, 25- and any-tap kernels of one ISA. */
+#define ENTRY(taps, n, tile, isa, bit) \
+  {tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_##taps##p##tile##c__##isa, \
+   "tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n}
+#define ENTRIES(tile, isa, bit) \
+  ENTRY(9, 9, tile, isa, bit), ENTRY(25, 25, tile, isa, bit), ENTRY(any, 0, tile, isa, bit)
+
+const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[] = {
+    ENTRIES(1, scalar, TFF_ISA_SCALAR),
+#if defined(TFF_BUILD_SSE41)
+    ENTRIES(8, sse41, TFF_ISA_SSE41),
+#endif
+#if defined(TFF_BUILD_AVX2)
+    ENTRIES(16, avx2, TFF_ISA_AVX2),
+#endif
+#if defined(TFF_BUILD_AVX512VNNI)
+    ENTRIES(32, avx512vnni, TFF_ISA_AVX512VNNI),
+#endif
+#if defined(TFF_BUILD_NEON)
+    ENTRIES(16, neon, TFF_ISA_NEON),
+#endif
+};
+#undef ENTRIES
+#undef ENTRY
+
+const int tff_qs8_qc8w_dwconv_num_configs =
+    (int)(sizeof(tff_qs8_qc8w_dwconv_configs) / sizeof(tff_qs8_qc8w_dwconv_configs[0]));
+
+const tff_qs8_qc8w_dwconv_config* tff_qs8_qc8w_dwconv_select(uint32_t isa_mask, size_t taps) {
+  const tff_qs8_qc8w_dwconv_config* best = NULL;
+  for (int i = 0; i < tff_qs8_qc8w_dwconv_num_configs; ++i) {
+    const tff_qs8_qc8w_dwconv_config* c = &tff_qs8_qc8w_dwconv_configs[i];
+    if ((isa_mask & c->isa) != c->isa || (c->taps != 0 && c->taps != taps)) continue;
+    /* Higher ISA first; within one ISA the fixed-tap kernel. */
+    if (!best || c->isa > best->isa || (c->isa == best->isa && c->taps > best->taps)) best = c;
+  }
+  return best; /* never NULL: the scalar any-tap kernel always fits */
+}
+
+size_t tff_qs8_qc8w_dwconv_packed_size(size_t channels, size_t taps, size_t tile) {
+  const size_t tiles = (channels + tile - 1) / tile;
+  return tiles * (tile * (sizeof(int32_t) + sizeof(float)) + ((taps * tile + 3) & ~(size_t)3));
+}
+
+void tff_qs8_qc8w_dwconv_pack(size_t channels, size_t taps, size_t tile, const int8_t* w,
+                              const int32_t* bias, int32_t input_zero_point,
+                              const float* scales, void* packed) {
+  const size_t wbytes = (taps * tile + 3) & ~(size_t)3;
+  char* p = (char*)packed;
+  for (size_t c0 = 0; c0 < channels; c0 += tile) {
+    int32_t* b = (int32_t*)p;
+    int8_t* pw = (int8_t*)(p + tile * sizeof(int32_t));
+    float* s = (float*)(p + tile * sizeof(int32_t) + wbytes);
+    memset(pw, 0, wbytes);
+    const size_t start = channels < tile ? 0 : (c0 + tile <= channels ? c0 : channels - tile);
+    for (size_t j = 0; j < tile; ++j) {
+      const size_t c = start + j;
+      if (c >= channels) {
+        b[j] = 0;
+        s[j] = 0.0f;
+        continue;
+      }
+      /* uint32: the fold wraps like the accumulation does. */
+      uint32_t sum = 0;
+      for (size_t t = 0; t < taps; ++t) {
+        pw[t * tile + j] = w[t * channels + c];
+        sum += (uint32_t)(int32_t)w[t * channels + c];
+      }
+      b[j] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) - (uint32_t)input_zero_point * sum);
+      s[j] = scales[c];
+    }
+    p += tile * (sizeof(int32_t) + sizeof(float)) + wbytes;
+  }
+}

@@ -1,0 +1,98 @@
+/* qs8-qc8w-gemm: the kernels this build has, their selection, and the
+ * weight packing they share (layout in qs8-qc8w-gemm.h). */
+#include "qs8-qc8w-gemm.h"
+
+#include "cpu/cpu.h"
+
+const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x4__scalar,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x4__scalar", TFF_ISA_SCALAR, 2, 4, 1, 0},
+#if TFF_BUILD_SSE41
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41", TFF_ISA_SSE41, 3, 4, 8, 0},
+#endif
+#if TFF_BUILD_AVX2
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2", TFF_ISA_AVX2, 4, 8, 8, 0},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2", TFF_ISA_AVX2, 1, 8, 8, 0},
+#endif
+#if TFF_BUILD_AVX512VNNI
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni", TFF_ISA_AVX512VNNI, 4, 16, 4,
+     128},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni", TFF_ISA_AVX512VNNI, 1, 16, 4,
+     128},
+#endif
+#if TFF_BUILD_NEON
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon", TFF_ISA_NEON, 2, 8, 8, 0},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__neon,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__neon", TFF_ISA_NEON, 1, 8, 8, 0},
+#endif
+#if TFF_BUILD_NEONDOT
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c4__neondot,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c4__neondot", TFF_ISA_NEONDOT, 4, 8, 4, 0},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c4__neondot,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c4__neondot", TFF_ISA_NEONDOT, 1, 8, 4, 0},
+#endif
+};
+const int tff_qs8_qc8w_gemm_num_configs =
+    (int)(sizeof(tff_qs8_qc8w_gemm_configs) / sizeof(tff_qs8_qc8w_gemm_configs[0]));
+
+const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m) {
+  const tff_qs8_qc8w_gemm_config* best = &tff_qs8_qc8w_gemm_configs[0];
+  for (int i = 1; i < tff_qs8_qc8w_gemm_num_configs; ++i) {
+    const tff_qs8_qc8w_gemm_config* c = &tff_qs8_qc8w_gemm_configs[i];
+    if ((isa_mask & c->isa) != c->isa || c->isa < best->isa) continue;
+    const int fits = m == 1 ? c->mr < best->mr : c->mr > best->mr;
+    if (c->isa > best->isa || fits) best = c;
+  }
+  return best;
+}
+
+static size_t round_up(size_t x, size_t q) { return (x + q - 1) / q * q; }
+
+/* Bytes of one block of nr channels. */
+static size_t block_size(size_t ks, size_t kc, size_t nr, size_t kr) {
+  return nr * sizeof(int32_t) + ks * round_up(kc, kr) * nr + nr * sizeof(float);
+}
+
+size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr) {
+  return round_up(nc, nr) / nr * block_size(ks, kc, nr, kr);
+}
+
+void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
+                            const int8_t* k, const float* scale, int per_channel, void* packed) {
+  const size_t kcp = round_up(kc, kr);
+  char* blk = (char*)packed;
+  for (size_t n0 = 0; n0 < nc; n0 += nr, blk += block_size(ks, kc, nr, kr)) {
+    int8_t* w = (int8_t*)(blk + nr * sizeof(int32_t));
+    for (size_t t = 0; t < ks; ++t) {
+      for (size_t k0 = 0; k0 < kcp; k0 += kr) {
+        for (size_t j = 0; j < nr; ++j) {
+          for (size_t i = 0; i < kr; ++i) {
+            const size_t n = n0 + j, ki = k0 + i;
+            *w++ = n < nc && ki < kc ? k[(n * ks + t) * kc + ki] : 0;
+          }
+        }
+      }
+    }
+    for (size_t j = 0; j < nr; ++j) {
+      const float s = n0 + j < nc ? scale[per_channel ? n0 + j : 0] : 0.0f;
+      memcpy(w + j * sizeof(float), &s, sizeof(float));
+    }
+  }
+}
+
+void tff_qs8_qc8w_gemm_pack_init(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
+                                 const int32_t* init, void* packed) {
+  char* blk = (char*)packed;
+  for (size_t n0 = 0; n0 < nc; n0 += nr, blk += block_size(ks, kc, nr, kr)) {
+    for (size_t j = 0; j < nr; ++j) {
+      const int32_t v = n0 + j < nc ? init[n0 + j] : 0;
+      memcpy(blk + j * sizeof(int32_t), &v, sizeof(int32_t));
+    }
+  }
+}

@@ -1,0 +1,365 @@
+/* A TFLite external delegate used as a test fixture: the same .so runs under
+ * ai_edge_litert (the oracle) and under tflite_fast. Built by the tests
+ * against tflite_fast's installed headers; it calls no runtime function
+ * (only the TfLiteContext callbacks), as real delegates do.
+ *
+ * Options (all optional):
+ *   ops=0,18,41   builtin codes to claim (ADD, MUL, SUB; float32 only)
+ *   fail=STAGE    create | prepare | init | kprepare | invoke: fail there
+ *   dynamic=1     set kTfLiteDelegateFlagsAllowDynamicTensors
+ *   preview=1     also log PreviewDelegatePartitioning's partitions
+ *   probe=1       kernel prepare calls PreviewDelegatePartitioning (only
+ *                 allowed inside the delegate's Prepare) and logs the status
+ * Build variants for the layout hazards of docs/delegate-abi.md §1.9:
+ *   -DOLD_DELEG   a 48-byte TfLiteDelegate (no opaque_delegate_builder),
+ *                 followed by 0x41 garbage
+ *   -DOLD_REG     passes a 64-byte (V1) TfLiteRegistration by value to
+ *                 ReplaceNodeSubsetsWithDelegateKernels (crashes TFLite)
+ * Kernels compute float ADD/MUL/SUB (with fused activation) of same-shape
+ * inputs, keeping their own buffers for tensors internal to the partition
+ * (the runtime does not allocate those). Everything that happens is
+ * appended to a text log, one event per line, read with
+ * test_delegate_log() and reset with test_delegate_log_clear(). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tflite_fast/builtin_op_data.h"
+#include "tflite_fast/builtin_ops.h"
+#include "tflite_fast/common.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_CODES 16
+
+static char g_log[1 << 16];
+static size_t g_log_len;
+
+static void log_line(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const size_t room = sizeof(g_log) - g_log_len;
+  const int n = vsnprintf(g_log + g_log_len, room, fmt, ap);
+  va_end(ap);
+  if (n > 0 && (size_t)n + 1 < room) {
+    g_log_len += (size_t)n;
+    g_log[g_log_len++] = '\n';
+    g_log[g_log_len] = 0;
+  }
+}
+
+/* "1,2,3" of an int array into buf. */
+static const char* ints(char* buf, const TfLiteIntArray* a) {
+  size_t k = 0;
+  buf[0] = 0;
+  for (int i = 0; a && i < a->size; ++i)
+    k += (size_t)sprintf(buf + k, i ? ",%d" : "%d", a->data[i]);
+  return buf;
+}
+
+EXPORT const char* test_delegate_log(void) { return g_log; }
+EXPORT void test_delegate_log_clear(void) { g_log_len = 0, g_log[0] = 0; }
+
+typedef struct options {
+  int codes[MAX_CODES];
+  int num_codes;
+  char fail[16];
+  int preview, probe;
+} options;
+
+typedef struct step { /* one original node of the partition */
+  int code, in0, in1, out;
+  TfLiteFusedActivation act;
+} step;
+
+typedef struct kernel {
+  const options* opt;
+  int num_steps;
+  step* steps;
+  TfLiteIntArray* inputs;   /* partition inputs / outputs (own copies) */
+  TfLiteIntArray* outputs;
+  int num_tensors;
+  float** own;              /* per tensor: our buffer when internal, else NULL */
+} kernel;
+
+static int has(const TfLiteIntArray* a, int x) {
+  for (int i = 0; i < a->size; ++i)
+    if (a->data[i] == x) return 1;
+  return 0;
+}
+
+static TfLiteIntArray* copy_ints(const TfLiteIntArray* a) {
+  TfLiteIntArray* c = (TfLiteIntArray*)malloc(sizeof(int) * (size_t)(a->size + 1));
+  if (c) memcpy(c, a, sizeof(int) * (size_t)(a->size + 1));
+  return c;
+}
+
+static void kernel_free(TfLiteContext* ctx, void* buffer) {
+  (void)ctx;
+  kernel* k = (kernel*)buffer;
+  log_line("free");
+  if (k == NULL) return;
+  for (int t = 0; k->own && t < k->num_tensors; ++t) free(k->own[t]);
+  free(k->own);
+  free(k->steps);
+  free(k->inputs);
+  free(k->outputs);
+  free(k);
+}
+
+static void* kernel_init(TfLiteContext* ctx, const char* buffer, size_t length) {
+  const TfLiteDelegateParams* p = (const TfLiteDelegateParams*)buffer;
+  const options* opt = (const options*)p->delegate->data_;
+  char a[512], b[512], c[512];
+  log_line("init length=%zu nodes=%s inputs=%s outputs=%s", length, ints(a, p->nodes_to_replace),
+           ints(b, p->input_tensors), ints(c, p->output_tensors));
+  if (strcmp(opt->fail, "init") == 0) {
+    ctx->ReportError(ctx, "test_delegate: init failure requested");
+    return TfLiteKernelInitFailed();
+  }
+  kernel* k = (kernel*)calloc(1, sizeof(kernel));
+  if (k == NULL) return TfLiteKernelInitFailed();
+  k->opt = opt;
+  k->num_steps = p->nodes_to_replace->size;
+  k->steps = (step*)calloc((size_t)k->num_steps, sizeof(step));
+  k->inputs = copy_ints(p->input_tensors);
+  k->outputs = copy_ints(p->output_tensors);
+  if (!k->steps || !k->inputs || !k->outputs) {
+    kernel_free(ctx, k);
+    return TfLiteKernelInitFailed();
+  }
+  for (int i = 0; i < k->num_steps; ++i) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    if (ctx->GetNodeAndRegistration(ctx, p->nodes_to_replace->data[i], &node, &reg) != kTfLiteOk) {
+      kernel_free(ctx, k);
+      return TfLiteKernelInitFailed();
+    }
+    step* s = &k->steps[i];
+    s->code = reg->builtin_code;
+    s->in0 = node->inputs->data[0];
+    s->in1 = node->inputs->data[1];
+    s->out = node->outputs->data[0];
+    /* ADD, MUL and SUB params all start with the activation */
+    s->act = node->builtin_data ? ((const TfLiteMulParams*)node->builtin_data)->activation
+                                : kTfLiteActNone;
+  }
+  return k;
+}
+
+static size_t count(const TfLiteIntArray* dims) {
+  size_t n = 1;
+  for (int i = 0; i < dims->size; ++i) n *= (size_t)dims->data[i];
+  return n;
+}
+
+static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  kernel* k = (kernel*)node->user_data;
+  log_line("kprepare");
+  if (k->opt->probe) {
+    TfLiteIntArray none = {0};
+    TfLiteDelegateParams* parts;
+    int n;
+    log_line("probe status=%d", (int)ctx->PreviewDelegatePartitioning(ctx, &none, &parts, &n));
+  }
+  if (strcmp(k->opt->fail, "kprepare") == 0) {
+    ctx->ReportError(ctx, "test_delegate: kprepare failure requested");
+    return kTfLiteError;
+  }
+  /* (Re)allocate our buffers for internal tensors; shapes are the inputs'. */
+  for (int t = 0; k->own && t < k->num_tensors; ++t) free(k->own[t]);
+  free(k->own);
+  k->num_tensors = (int)ctx->tensors_size;
+  k->own = (float**)calloc(ctx->tensors_size, sizeof(float*));
+  if (k->own == NULL) return kTfLiteError;
+  for (int i = 0; i < k->num_steps; ++i) {
+    const step* s = &k->steps[i];
+    const TfLiteTensor* x = &ctx->tensors[s->in0];
+    const TfLiteTensor* y = &ctx->tensors[s->in1];
+    TfLiteTensor* z = &ctx->tensors[s->out];
+    if (x->type != kTfLiteFloat32 || y->type != kTfLiteFloat32 || z->type != kTfLiteFloat32 ||
+        count(x->dims) != count(y->dims)) {
+      ctx->ReportError(ctx, "test_delegate: unsupported node");
+      return kTfLiteError;
+    }
+    if (has(k->outputs, s->out)) {
+      if (count(z->dims) != count(x->dims)) {
+        TfLiteIntArray* d = copy_ints(x->dims);
+        if (d == NULL || ctx->ResizeTensor(ctx, z, d) != kTfLiteOk) return kTfLiteError;
+      }
+    } else if (k->own[s->out] == NULL) {
+      k->own[s->out] = (float*)malloc(sizeof(float) * count(x->dims));
+      if (k->own[s->out] == NULL) return kTfLiteError;
+    }
+  }
+  return kTfLiteOk;
+}
+
+static const float* rd(TfLiteContext* ctx, kernel* k, int t) {
+  return k->own[t] ? k->own[t] : ctx->tensors[t].data.f;
+}
+
+static TfLiteStatus kernel_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  kernel* k = (kernel*)node->user_data;
+  log_line("invoke");
+  if (strcmp(k->opt->fail, "invoke") == 0) {
+    ctx->ReportError(ctx, "test_delegate: invoke failure requested");
+    return kTfLiteError;
+  }
+  for (int i = 0; i < k->num_steps; ++i) {
+    const step* s = &k->steps[i];
+    const float* x = rd(ctx, k, s->in0);
+    const float* y = rd(ctx, k, s->in1);
+    float* z = k->own[s->out] ? k->own[s->out] : ctx->tensors[s->out].data.f;
+    if (x == NULL || y == NULL || z == NULL) {
+      ctx->ReportError(ctx, "test_delegate: tensor without data");
+      return kTfLiteError;
+    }
+    const size_t n = count(ctx->tensors[s->in0].dims);
+    float lo = -3.4e38f, hi = 3.4e38f;
+    if (s->act == kTfLiteActRelu) lo = 0;
+    if (s->act == kTfLiteActRelu6) lo = 0, hi = 6;
+    if (s->act == kTfLiteActReluN1To1) lo = -1, hi = 1;
+    for (size_t j = 0; j < n; ++j) {
+      float v = s->code == kTfLiteBuiltinAdd ? x[j] + y[j]
+                : s->code == kTfLiteBuiltinMul ? x[j] * y[j]
+                                               : x[j] - y[j];
+      z[j] = v < lo ? lo : v > hi ? hi : v;
+    }
+  }
+  return kTfLiteOk;
+}
+
+#ifdef OLD_REG
+/* TfLiteRegistration as it was before TF 2.10: 64 bytes. */
+typedef struct registration_v1 {
+  void* (*init)(TfLiteContext*, const char*, size_t);
+  void (*free)(TfLiteContext*, void*);
+  TfLiteStatus (*prepare)(TfLiteContext*, TfLiteNode*);
+  TfLiteStatus (*invoke)(TfLiteContext*, TfLiteNode*);
+  const char* (*profiling_string)(const TfLiteContext*, const TfLiteNode*);
+  int32_t builtin_code;
+  const char* custom_name;
+  int version;
+} registration_v1;
+typedef TfLiteStatus (*replace_v1)(TfLiteContext*, registration_v1, const TfLiteIntArray*,
+                                   TfLiteDelegate*);
+static const registration_v1 kernel_registration = {
+    kernel_init, kernel_free, kernel_prepare, kernel_invoke, NULL, 0, "TestDelegate", 1};
+#define REPLACE(ctx) ((replace_v1)(void (*)(void))(ctx)->ReplaceNodeSubsetsWithDelegateKernels)
+#else
+static const TfLiteRegistration kernel_registration = {
+    kernel_init, kernel_free, kernel_prepare, kernel_invoke, NULL, 0, "TestDelegate", 1,
+    NULL, NULL, 0};
+#define REPLACE(ctx) ((ctx)->ReplaceNodeSubsetsWithDelegateKernels)
+#endif
+
+static int claims(const options* opt, TfLiteContext* ctx, const TfLiteNode* node,
+                  const TfLiteRegistration* reg) {
+  int ok = 0;
+  for (int i = 0; i < opt->num_codes; ++i) ok |= reg->builtin_code == opt->codes[i];
+  if (!ok || node->inputs->size != 2 || node->outputs->size != 1) return 0;
+  for (int i = 0; i < 2; ++i)
+    if (node->inputs->data[i] < 0 || ctx->tensors[node->inputs->data[i]].type != kTfLiteFloat32)
+      return 0;
+  return ctx->tensors[node->outputs->data[0]].type == kTfLiteFloat32;
+}
+
+static TfLiteStatus delegate_prepare(TfLiteContext* ctx, TfLiteDelegate* d) {
+  const options* opt = (const options*)d->data_;
+  TfLiteIntArray* plan;
+  if (ctx->GetExecutionPlan(ctx, &plan) != kTfLiteOk) return kTfLiteError;
+  char a[512];
+  log_line("prepare plan=%s", ints(a, plan));
+  if (strcmp(opt->fail, "prepare") == 0) {
+    ctx->ReportError(ctx, "test_delegate: prepare failure requested");
+    return kTfLiteError;
+  }
+  TfLiteIntArray* mine = (TfLiteIntArray*)malloc(sizeof(int) * (size_t)(plan->size + 1));
+  if (mine == NULL) return kTfLiteError;
+  mine->size = 0;
+  for (int i = 0; i < plan->size; ++i) {
+    TfLiteNode* node;
+    TfLiteRegistration* reg;
+    if (ctx->GetNodeAndRegistration(ctx, plan->data[i], &node, &reg) != kTfLiteOk) {
+      free(mine);
+      return kTfLiteError;
+    }
+    if (claims(opt, ctx, node, reg)) mine->data[mine->size++] = plan->data[i];
+  }
+  if (opt->preview) {
+    TfLiteDelegateParams* parts;
+    int n;
+    if (ctx->PreviewDelegatePartitioning(ctx, mine, &parts, &n) != kTfLiteOk) {
+      free(mine);
+      return kTfLiteError;
+    }
+    for (int i = 0; i < n; ++i) {
+      char b[512], c[512];
+      log_line("preview delegate=%d nodes=%s inputs=%s outputs=%s", parts[i].delegate != NULL,
+               ints(a, parts[i].nodes_to_replace), ints(b, parts[i].input_tensors),
+               ints(c, parts[i].output_tensors));
+    }
+  }
+  const TfLiteStatus s = REPLACE(ctx)(ctx, kernel_registration, mine, d);
+  free(mine);
+  return s;
+}
+
+EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
+                                                      const char* const* values,
+                                                      size_t num_options,
+                                                      void (*report_error)(const char*)) {
+  options* opt = (options*)calloc(1, sizeof(options));
+  TfLiteDelegate* d = (TfLiteDelegate*)calloc(1, sizeof(TfLiteDelegate));
+  if (opt == NULL || d == NULL) {
+    free(opt);
+    free(d);
+    return NULL;
+  }
+#ifdef OLD_DELEG
+  /* only the first 48 bytes are a delegate; what follows is foreign memory */
+  memset(d, 0x41, sizeof(TfLiteDelegate));
+  d->data_ = NULL;
+  d->Prepare = NULL;
+  d->CopyFromBufferHandle = d->CopyToBufferHandle = NULL;
+  d->FreeBufferHandle = NULL;
+  d->flags = 0;
+#endif
+  /* num_options arrives as a C int from Python's ctypes: use the low half */
+  const int n = (int)(unsigned)num_options;
+  for (int i = 0; i < n; ++i) {
+    if (strcmp(keys[i], "ops") == 0) {
+      for (const char* p = values[i]; *p && opt->num_codes < MAX_CODES;) {
+        char* end;
+        opt->codes[opt->num_codes++] = (int)strtol(p, &end, 10);
+        p = *end == ',' ? end + 1 : end + strlen(end);
+      }
+    } else if (strcmp(keys[i], "fail") == 0) {
+      snprintf(opt->fail, sizeof(opt->fail), "%s", values[i]);
+    } else if (strcmp(keys[i], "dynamic") == 0) {
+      d->flags = strcmp(values[i], "1") == 0 ? kTfLiteDelegateFlagsAllowDynamicTensors : 0;
+    } else if (strcmp(keys[i], "preview") == 0) {
+      opt->preview = strcmp(values[i], "1") == 0;
+    } else if (strcmp(keys[i], "probe") == 0) {
+      opt->probe = strcmp(values[i], "1") == 0;
+    }
+  }
+  log_line("create");
+  if (strcmp(opt->fail, "create") == 0) {
+    if (report_error) report_error("test_delegate: create failure requested");
+    free(opt);
+    free(d);
+    return NULL;
+  }
+  d->data_ = opt;
+  d->Prepare = delegate_prepare;
+  return d;
+}
+
+EXPORT void tflite_plugin_destroy_delegate(TfLiteDelegate* d) {
+  log_line("destroy %s", d ? "delegate" : "null");
+  if (d == NULL) return;
+  free(d->data_);
+  free(d);
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Runs the pytest suite against a TFF_SANITIZE=1 build (ASan + UBSan,
+# -fno-sanitize-recover: the first error aborts the process).
+#
+#   tests/fuzz/run_sanitized_tests.sh                  the whole suite
+#   tests/fuzz/run_sanitized_tests.sh -m "not slow"    any pytest arguments
+#   SAN_SUBSET=1 tests/fuzz/run_sanitized_tests.sh     the documented subset below
+#   SAN_REUSE=1 ...                                    reuse the last sanitized build
+#
+# The build goes into a copy of the tree ($SAN_WORK, default build/sanitize),
+# never in place: the sanitized extension only loads with libasan preloaded,
+# so it must not replace the checkout's normal build. The copy is imported
+# first (pytest runs from it); the shared models are found through
+# TFLITE_FAST_MODELS.
+#
+# Why these settings:
+#   LD_PRELOAD=libasan.so     ASan must be the first library in the process;
+#                             python itself is not built with it.
+#   detect_leaks=0            CPython keeps objects alive at exit by design;
+#                             leaks of the C core are checked by the libFuzzer
+#                             harness (tests/fuzz/fuzz_model.c) instead.
+#   allocator_may_return_null a huge allocation returns NULL (the runtime's
+#                             MemoryError path) instead of aborting in ASan.
+#   PYTHONMALLOC=malloc       Python objects (model_content bytes, arrays)
+#                             come from ASan's allocator too, so reads past
+#                             their ends are caught.
+#   TFF_UNDER_ASAN=1          tells tests that cap the address space with
+#                             RLIMIT_AS not to (ASan reserves terabytes of
+#                             shadow memory up front).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+WORK="${SAN_WORK:-$ROOT/build/sanitize}"
+TREE="$WORK/tree"
+CC_FOR_ASAN="${CC:-gcc}"
+
+LIBASAN="$($CC_FOR_ASAN -print-file-name=libasan.so)"
+if [ ! -e "$LIBASAN" ]; then
+  echo "run_sanitized_tests.sh: $CC_FOR_ASAN has no libasan.so (Debian: apt-get install gcc)" >&2
+  exit 2
+fi
+
+# ---- a copy of the sources, then the sanitized build in it ----
+# SAN_REUSE=1 keeps the last copy and build (to rerun tests only).
+if [ "${SAN_REUSE:-0}" != "1" ] || ! ls "$TREE"/tflite_fast/_core*.so > /dev/null 2>&1; then
+  mkdir -p "$TREE"
+  for item in setup.py pyproject.toml README.md csrc src tflite_fast tests; do
+    if [ -e "$ROOT/$item" ]; then
+      rm -rf "${TREE:?}/$item"
+      cp -r "$ROOT/$item" "$TREE/$item"
+    fi
+  done
+  find "$TREE" \( -name '*.so' -o -name '__pycache__' -o -name '_core.c' \) -prune -exec rm -rf {} +
+  echo "run_sanitized_tests.sh: building the ASan+UBSan extension in $TREE" >&2
+  (cd "$TREE" && TFF_SANITIZE=1 CC="$CC_FOR_ASAN" python setup.py -q build_ext --inplace \
+     --build-temp "$WORK/temp" > "$WORK/build.log" 2>&1) || {
+    tail -30 "$WORK/build.log" >&2
+    exit 2
+  }
+fi
+
+# ---- the tests ----
+export LD_PRELOAD="$LIBASAN${LD_PRELOAD:+ $LD_PRELOAD}"
+export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:abort_on_error=0:print_summary=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+export PYTHONMALLOC=malloc
+export TFF_UNDER_ASAN=1
+export TFLITE_FAST_MODELS="${TFLITE_FAST_MODELS:-$ROOT/../shared/models}"
+export PYTHONPATH="$TREE${PYTHONPATH:+:$PYTHONPATH}"
+
+ARGS=("$@")
+if [ "${SAN_SUBSET:-0}" = "1" ] && [ ${#ARGS[@]} -eq 0 ]; then
+  # The subset when time is short: every op family, the API, the planner,
+  # the metadata/CLI tools; not the slow tests.
+  ARGS=(-m "not slow")
+fi
+cd "$TREE"
+# Make sure the sanitized build is the one imported.
+python -c "import tflite_fast._core as c, sys; sys.exit(0 if c.__file__.startswith('$TREE') else 1)" || {
+  echo "run_sanitized_tests.sh: tflite_fast is not imported from $TREE" >&2
+  exit 2
+}
+# No path given: pytest takes testpaths (tests/) from pyproject.toml.
+exec python -m pytest -q -p no:cacheprovider "${ARGS[@]}"

@@ -1,0 +1,102 @@
+"""Threads: outputs must not depend on num_threads (kernels split output tiles only,
+never reductions), and interpreters used concurrently from several Python threads
+must not disturb each other (each owns its pool; invoke releases the GIL).
+No timing assertions: bench/bench_threads.py measures scaling."""
+
+import gc
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import oracle
+
+MODELS = ["seed_dense_int8", "seed_dense_float", "small_cnn_int8", "small_cnn_float",
+          "kws_dscnn_int8", "kws_dscnn_float", "mobilenet_v3_small_int8",
+          "mobilenet_v3_small_float"]
+
+
+def _inputs(it, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for d in it.get_input_details():
+        dt = np.dtype(d["dtype"])
+        if dt.kind == "f":
+            x = rng.standard_normal(d["shape"]).astype(dt)
+        else:
+            info = np.iinfo(dt)
+            x = rng.integers(info.min, info.max, size=d["shape"], endpoint=True).astype(dt)
+        out.append((d["index"], x))
+    return out
+
+
+def _make(name, threads):
+    tff = oracle.ours_module()
+    it = tff.Interpreter(model_content=oracle.model_bytes(name), num_threads=threads)
+    it.allocate_tensors()
+    return it
+
+
+def _run(it, inputs):
+    for i, x in inputs:
+        it.set_tensor(i, x)
+    it.invoke()
+    return [it.get_tensor(d["index"]) for d in it.get_output_details()]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_outputs_identical_for_every_thread_count(name):
+    base = _make(name, 1)
+    feeds = [_inputs(base, s) for s in range(2)]
+    want = [_run(base, f) for f in feeds]
+    for threads in (2, 3, 4):
+        it = _make(name, threads)
+        for f, w in zip(feeds, want):
+            got = _run(it, f)
+            for g, e in zip(got, w):
+                assert g.dtype == e.dtype and g.shape == e.shape
+                assert g.tobytes() == e.tobytes(), f"{name}: num_threads={threads} differs"
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("names", [("kws_dscnn_int8", "kws_dscnn_int8"),
+                                   ("small_cnn_float", "mobilenet_v3_small_int8")])
+def test_two_interpreters_in_two_python_threads(names, threads):
+    its = [_make(n, threads) for n in names]
+    feeds = [[_inputs(it, s) for s in range(3)] for it in its]
+    want = [[_run(_make(n, 1), f) for f in fs] for n, fs in zip(names, feeds)]
+    errors = []
+
+    def work(k):
+        try:
+            for rep in range(15):
+                for f, w in zip(feeds[k], want[k]):
+                    got = _run(its[k], f)
+                    for g, e in zip(got, w):
+                        assert g.tobytes() == e.tobytes(), f"{names[k]} rep {rep} differs"
+        except Exception as e:  # noqa: BLE001 - reported on the main thread
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+
+
+def test_interpreter_destroyed_with_live_pool():
+    # Creating and dropping many pooled interpreters must neither leak threads
+    # nor hang on shutdown (workers may be asleep or still spinning).
+    tasks = "/proc/self/task"
+    if not os.path.isdir(tasks):
+        pytest.skip("needs /proc/self/task to count native threads")
+    gc.collect()  # interpreters of earlier tests may still hold pools
+    before = len(os.listdir(tasks))
+    for _ in range(20):
+        it = _make("kws_dscnn_int8", 3)
+        _run(it, _inputs(it, 0))
+        del it
+    gc.collect()
+    assert len(os.listdir(tasks)) <= before

@@ -1,0 +1,100 @@
+"""Builds and runs the C ukernel tests (tests/ukernels/test_<family>.c).
+
+Each program compares every kernel of its family that the build has against
+the family's scalar twin (see tests/ukernels/ukernel_test.h) and prints
+PASS/SKIP/FAIL per kernel. Targets: the native x86-64 compiler (with ASan and
+UBSan, so a read past a row is caught), and, when the cross tools exist,
+aarch64 (neon, neondot) and armv7 (neon) under qemu.
+
+Adding a family is one line in FAMILIES: (test program, kernel folder).
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CSRC = ROOT / "csrc"
+
+FAMILIES = [
+    ("test_qs8_qc8w_gemm.c", "csrc/ukernels/qs8-qc8w-gemm"),
+    ("test_f32_gemm.c", "csrc/ukernels/f32-gemm"),
+    ("test_qs8_qc8w_dwconv.c", "csrc/ukernels/qs8-qc8w-dwconv"),
+    ("test_f32_dwconv.c", "csrc/ukernels/f32-dwconv"),
+    ("test_f32_vbinary.c", "csrc/ukernels/f32-vbinary"),
+    ("test_qs8_vadd.c", "csrc/ukernels/qs8-vadd"),
+    ("test_qs8_vmul.c", "csrc/ukernels/qs8-vmul"),
+]
+
+ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")
+COMMON = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-ffp-contract=off", "-Wall", "-Werror",
+          "-Wno-unused-function", f"-I{CSRC}", f"-I{ROOT / 'tests' / 'ukernels'}"]
+
+# name -> (compiler, per-ISA flags, extra flags, runner prefix, reason to skip or None)
+TARGETS = {
+    "x86_64": ("gcc", {"sse41": ["-msse4.1"], "avx2": ["-mavx2", "-mfma"],
+                       "avx512vnni": ["-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl",
+                                      "-mavx512vnni"]},
+               ["-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"], []),
+    "aarch64": ("aarch64-linux-gnu-gcc", {"neon": [], "neondot": ["-march=armv8.2-a+dotprod"]},
+                ["-static"], ["qemu-aarch64", "-cpu", "max"]),
+    "armv7": ("arm-linux-gnueabihf-gcc", {"neon": ["-mfpu=neon"]},
+              ["-static", "-march=armv7-a", "-mfpu=neon", "-mfloat-abi=hard"], ["qemu-arm"]),
+}
+
+
+def isa_of(path):
+    parts = Path(path).name[:-2].split("-")
+    found = [p for p in parts if p in ALL_ISAS]
+    return found[-1] if found else None
+
+
+def build(test_c, folder, target, out_dir):
+    cc, isa_flags, extra, _ = TARGETS[target]
+    kernels = sorted((ROOT / folder).glob("*.c"))
+    defs = [f"-DTFF_BUILD_{isa.upper()}=1" for isa in isa_flags]
+    objs = []
+    for src in kernels + [CSRC / "cpu" / "cpu.c", ROOT / "tests" / "ukernels" / test_c]:
+        isa = isa_of(src)
+        if isa is not None and isa not in isa_flags:
+            continue
+        obj = out_dir / (src.name + ".o")
+        cmd = [cc] + COMMON + extra + defs + (isa_flags[isa] if isa else []) + \
+              ["-c", str(src), "-o", str(obj)]
+        subprocess.run(cmd, check=True, capture_output=True, text=True)
+        objs.append(str(obj))
+    exe = out_dir / test_c[:-2]
+    subprocess.run([cc] + extra + objs + ["-lm", "-o", str(exe)], check=True,
+                   capture_output=True, text=True)
+    return exe
+
+
+def missing_tools(target):
+    cc, _, _, runner = TARGETS[target]
+    if target == "x86_64" and os.uname().machine != "x86_64":
+        return "not an x86-64 host"
+    missing = [t for t in [cc] + runner[:1] if shutil.which(t) is None]
+    if missing:
+        return (f"cross tools {', '.join(missing)} not installed (apt-get install qemu-user "
+                "gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf)")
+    return None
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+@pytest.mark.parametrize("test_c,folder", FAMILIES, ids=[f[0][5:-2] for f in FAMILIES])
+def test_family(test_c, folder, target, tmp_path):
+    reason = missing_tools(target)
+    if reason:
+        pytest.skip(reason)
+    try:
+        exe = build(test_c, folder, target, tmp_path)
+    except subprocess.CalledProcessError as e:
+        pytest.fail(f"build failed: {' '.join(e.cmd)}\n{e.stderr}")
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1")
+    r = subprocess.run(TARGETS[target][3] + [str(exe)], capture_output=True, text=True,
+                       timeout=600, env=env)
+    print(r.stdout)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "PASS" in r.stdout and "FAIL" not in r.stdout

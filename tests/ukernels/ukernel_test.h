@@ -1,0 +1,41 @@
+/* Shared by the ukernel test programs: a deterministic RNG, ISA gating and
+ * failure counting. Each program compares every kernel this build compiled
+ * against its family's scalar twin and prints one line per kernel:
+ *   PASS <name> (<cases> cases) | SKIP <name>: needs <isa> | FAIL <name>: ...
+ * and exits non-zero when anything failed. */
+#ifndef TFF_TESTS_UKERNEL_TEST_H_
+#define TFF_TESTS_UKERNEL_TEST_H_
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu/cpu.h"
+
+static uint64_t g_rng = 0x9e3779b97f4a7c15ull;
+static inline uint32_t rnd(void) {
+  g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(g_rng >> 33);
+}
+static inline int32_t rnd_range(int32_t lo, int32_t hi) { /* inclusive */
+  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
+}
+static inline float rnd_unit(void) { return (float)(rnd() & 0xffffff) / 16777216.0f; }
+
+/* 1 when this CPU runs kernels of `isa`; else prints the SKIP line. */
+static inline int isa_runs(uint32_t isa, const char* name) {
+  static int inited;
+  if (!inited) {
+    const char* bad = NULL;
+    tff_cpu_init(&bad);
+    inited = 1;
+  }
+  if ((tff_cpu_detected() & isa) == isa) return 1;
+  printf("SKIP %s: needs %s, which this CPU lacks\n", name, tff_isa_name(isa));
+  return 0;
+}
+
+#define GUARD 0x5a
+#define GUARD_BYTES 16
+
+#endif /* TFF_TESTS_UKERNEL_TEST_H_ */
