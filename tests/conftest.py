@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent
+
+# Child processes (`python -c ...`, `python -m ...`) must import the installed
+# tflite_fast, not the source folder of the checkout they may be started in
+# (it has no compiled _core): keep the current directory off their sys.path.
+os.environ["PYTHONSAFEPATH"] = "1"
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
 
