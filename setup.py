@@ -15,6 +15,7 @@ exists. Runtime detection (csrc/cpu) picks among the compiled paths.
 import glob
 import os
 import shutil
+import sys
 import sysconfig
 
 from setuptools import Extension, setup
@@ -30,6 +31,11 @@ CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-ffp-contract=off", "-fno-math-er
 LDFLAGS = []
 if os.environ.get("TFF_DEBUG") == "1":
     CFLAGS += ["-O0", "-g", "-UNDEBUG"]
+elif os.environ.get("TFF_SANITIZE") != "1" and sys.platform.startswith("linux"):
+    # Release: no debug info, unused functions dropped, symbols stripped
+    # (3.2 MB -> ~0.5 MB .so; wheels must stay under 1 MB).
+    CFLAGS += ["-g0", "-ffunction-sections", "-fdata-sections"]
+    LDFLAGS += ["-Wl,--gc-sections", "-s"]
 if os.environ.get("TFF_SANITIZE") == "1":
     san = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
     CFLAGS += san

@@ -1,9 +1,10 @@
-/* AVERAGE_POOL_2D: float32 and int8 (TFLite pooling.cc). Padding taps are not
+/* AVERAGE_POOL_2D: float32, int8 and int16 (TFLite pooling.cc). Padding taps are not
  * counted. int8 (docs/numerics.md §1.10): raw codes (input and output
  * quantization are meant to match; TFLite only DCHECKs it), the sum S of the
  * n in-image taps rounded half away from zero, (S ± n/2)/n, then clamped to
  * the activation bounds. XNNPACK takes only float average pooling, so both
- * numerics modes run this int8 formula. */
+ * numerics modes run this int8 formula; int16 (16x8 mode) runs the same one
+ * on int16 codes. */
 #include "ops.h"
 #include "pool_common.h"
 
@@ -62,8 +63,27 @@ static void end_s8(const void* op, int count, int n, void* out) {
   }
 }
 
+static void tap_s16(const void* op, const void* pixel, int n, void* out) {
+  (void)out;
+  const int16_t* p = (const int16_t*)pixel;
+  int32_t* acc = ((const AvgS8*)op)->acc;
+  for (int c = 0; c < n; ++c) acc[c] += p[c];
+}
+
+static void end_s16(const void* op, int count, int n, void* out) {
+  const AvgS8* a = (const AvgS8*)op;
+  int16_t* o = (int16_t*)out;
+  for (int c = 0; c < n; ++c) {
+    const int32_t s = a->acc[c];
+    int32_t v = (s > 0 ? s + count / 2 : s - count / 2) / count;
+    v = v < a->lo ? a->lo : (v > a->hi ? a->hi : v);
+    o[c] = (int16_t)v;
+  }
+}
+
 static const tff_pool_kernel kAvgF32 = {begin_f32, tap_f32, end_f32};
 static const tff_pool_kernel kAvgS8 = {begin_s8, tap_s8, end_s8};
+static const tff_pool_kernel kAvgS16 = {begin_s8, tap_s16, end_s16};
 
 TFF_ZEROED_INIT(init, OpData)
 
@@ -86,7 +106,10 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
     tff_pool_run(&d->g, sizeof(float), in->data.data, out->data.data, &kAvgF32, &d->g);
   } else {
     const AvgS8 op = {d->qlo, d->qhi, (int32_t*)tff_scratch(ctx, node, 0)};
-    tff_pool_run(&d->g, sizeof(int8_t), in->data.data, out->data.data, &kAvgS8, &op);
+    if (out->type == kTfLiteInt16)
+      tff_pool_run(&d->g, sizeof(int16_t), in->data.data, out->data.data, &kAvgS16, &op);
+    else
+      tff_pool_run(&d->g, sizeof(int8_t), in->data.data, out->data.data, &kAvgS8, &op);
   }
   return kTfLiteOk;
 }

@@ -64,6 +64,7 @@ typedef struct tff_binary {
   tff_row_fn row;
   const void* params;
   const char* kernel; /* the same-shape ukernel's name, or NULL (portable row) */
+  int allow_int16;    /* set by an op with an int16 kernel before prepare */
 } tff_binary;
 
 /* profiling_string of ADD, SUB and MUL (whose OpData begins with tff_binary). */
@@ -193,6 +194,12 @@ static inline TfLiteStatus tff_binary_prepare(TfLiteContext* ctx, TfLiteNode* no
   switch (a->type) {
     case kTfLiteFloat32: case kTfLiteInt32: op->elsize = 4; break;
     case kTfLiteInt8: op->elsize = 1; break;
+    case kTfLiteInt16:
+      if (op->allow_int16) {
+        op->elsize = 2;
+        break;
+      }
+      /* fall through */
     default:
       TF_LITE_KERNEL_LOG(ctx, "%s: type %s is not supported (float32, int32, int8)", name,
                          TfLiteTypeGetName(a->type));
@@ -351,7 +358,17 @@ static inline int32_t tff_sub_i32(int32_t a, int32_t b, const tff_clamp* c) {
   return v < c->i.lo ? c->i.lo : (v > c->i.hi ? c->i.hi : v);
 }
 
+/* int16 (16x8 mode, zero points 0), TFLite's general-scale path: the int8
+ * reference formula with 2^15 in place of 2^20 (shift_b = ±2^15). */
+static inline int16_t tff_addsub_q16(int16_t a, int16_t b, const tff_addsub_q8* p) {
+  const int32_t ua = tff_mbqm((int32_t)a * (1 << 15), p->ma, p->ea);
+  const int32_t ub = tff_mbqm((int32_t)b * p->shift_b, p->mb, p->eb);
+  const int32_t o = tff_mbqm(ua + ub, p->mo, p->eo);
+  return (int16_t)(o < p->lo ? p->lo : (o > p->hi ? p->hi : o));
+}
+
 TFF_BINARY_ROW(tff_addsub_q8_ref_row, int8_t, tff_addsub_q8, tff_addsub_q8_ref)
+TFF_BINARY_ROW(tff_addsub_q16_row, int16_t, tff_addsub_q8, tff_addsub_q16)
 TFF_BINARY_ROW(tff_add_i32_row, int32_t, tff_clamp, tff_add_i32)
 TFF_BINARY_ROW(tff_sub_i32_row, int32_t, tff_clamp, tff_sub_i32)
 
@@ -420,16 +437,67 @@ static inline TfLiteStatus tff_addsub_prepare_q8(TfLiteContext* ctx, const char*
   return kTfLiteOk;
 }
 
+/* 1 when s is a power of two (TFLite's CheckedLog2). */
+static inline int tff_scale_is_pot(float s) {
+  const double l = log2((double)s);
+  return fabs(l - round(l)) < 1e-3;
+}
+
+/* int16 ADD/SUB, both numerics modes (XNNPACK takes no int16): the general
+ * path; the power-of-two path TFLite takes when pot_scale_int16 is set and
+ * every scale is a power of two is not implemented, and rejected. */
+static inline TfLiteStatus tff_addsub_prepare_q16(TfLiteContext* ctx, const char* name, int sub,
+                                                  TfLiteFusedActivation act, int pot_option,
+                                                  const TfLiteTensor* a, const TfLiteTensor* b,
+                                                  const TfLiteTensor* out, tff_addsub* d) {
+  tff_addsub_q8* p = &d->p.q8;
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, name, "input 1", a));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, name, "input 2", b));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, name, "output", out));
+  TF_LITE_ENSURE_MSG(ctx, tff_zero_point(a) == 0 && tff_zero_point(b) == 0 &&
+                              tff_zero_point(out) == 0,
+                     "%s: int16 zero points must be 0, got %d, %d and output %d", name,
+                     (int)tff_zero_point(a), (int)tff_zero_point(b), (int)tff_zero_point(out));
+  const float sa = tff_scale(a), sb = tff_scale(b), so = tff_scale(out);
+  TF_LITE_ENSURE_MSG(ctx, !(pot_option && tff_scale_is_pot(sa) && tff_scale_is_pot(sb) &&
+                            tff_scale_is_pot(so)),
+                     "%s: int16 with power-of-two scales and pot_scale_int16 is not supported "
+                     "yet (general scales are)", name);
+  const double twice_max = (double)(2.0f * (sa > sb ? sa : sb));
+  const double real_out = twice_max / (double)(ldexpf(so, 15));
+  tff_quantize_multiplier((double)sa / twice_max, &p->ma, &p->ea);
+  tff_quantize_multiplier((double)sb / twice_max, &p->mb, &p->eb);
+  tff_quantize_multiplier(real_out, &p->mo, &p->eo);
+  TF_LITE_ENSURE_MSG(ctx, isfinite(twice_max) && real_out > 0.0 &&
+                          (sub ? p->eo <= 30 : real_out < 1.0),
+                     "%s: output scale %g does not fit input scales %g and %g", name,
+                     (double)so, (double)sa, (double)sb);
+  p->shift_b = sub ? -(1 << 15) : (1 << 15);
+  TF_LITE_ENSURE_OK(ctx, tff_act_range_quant(ctx, act, out, &p->lo, &p->hi));
+  d->op.row = tff_addsub_q16_row;
+  return kTfLiteOk;
+}
+
 /* Whole prepare of ADD (sub = 0) and SUB (sub = 1). */
 static inline TfLiteStatus tff_addsub_prepare(TfLiteContext* ctx, TfLiteNode* node,
                                               const char* name, int sub) {
   tff_addsub* d = (tff_addsub*)node->user_data;
   TF_LITE_ENSURE_MSG(ctx, d != NULL, "%s: out of memory", name);
   TfLiteFusedActivation act;
+  d->op.allow_int16 = 1;
   TF_LITE_ENSURE_OK(ctx, tff_binary_prepare_common(ctx, node, name, &d->op, &d->p.c, &d->f,
                                                    sub ? TFF_VSUB : TFF_VADD,
                                                    sub ? tff_sub_i32_row : tff_add_i32_row, &act));
-  if (d->op.row == NULL) {
+  if (d->op.row == NULL && tff_output(ctx, node, 0)->type == kTfLiteInt16) {
+    /* TfLiteAddParams and TfLiteSubParams share this layout. */
+    const TfLiteAddParams* params = (const TfLiteAddParams*)node->builtin_data;
+    d->op.params = &d->p.q8;
+    TF_LITE_ENSURE_OK(ctx, tff_addsub_prepare_q16(ctx, name, sub, act,
+                                                  params ? params->pot_scale_int16 : 1,
+                                                  tff_input(ctx, node, 0),
+                                                  tff_input(ctx, node, 1),
+                                                  tff_output(ctx, node, 0), d));
+  } else if (d->op.row == NULL) {
     d->op.params = &d->p.q8;
     TF_LITE_ENSURE_OK(ctx, tff_addsub_prepare_q8(ctx, name, sub, act, tff_input(ctx, node, 0),
                                                  tff_input(ctx, node, 1),

@@ -7,8 +7,9 @@
  * Float and default-mode int8 run a SIMD ukernel (tff_gemm) over an
  * indirection buffer of every pixel's taps, rebuilt only when the input
  * moves; reference int8 and hybrid run the portable GEMM pixel by pixel.
- * Numerics: conv_common.h. */
+ * Numerics: conv_common.h; 16x8 (int16 activations): conv_int16.h. */
 #include "conv_common.h"
+#include "conv_int16.h"
 #include "ops.h"
 
 #define OP "CONV_2D"
@@ -34,6 +35,8 @@ typedef struct {
   tff_gemm gemm;
   const void** ind;    /* [out_h·out_w][taps] input pointers of each output pixel */
   const char* ind_image; /* the image ind points into (NULL: not built) */
+  int int16;           /* 16x8: int16 activations, the reference loop below */
+  tff_rq16 rq16;
 } OpData;
 
 static void release(OpData* d) {
@@ -47,6 +50,7 @@ static void release(OpData* d) {
   free(d->ind);
   tff_gemm_free(&d->gemm);
   tff_requant_free(&d->rq);
+  tff_rq16_free(&d->rq16);
   memset(d, 0, sizeof(*d));
 }
 
@@ -100,6 +104,69 @@ static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTen
   return kTfLiteOk;
 }
 
+/* 16x8: geometry and requantization; the filter is read in place. */
+static TfLiteStatus prepare_int16(TfLiteContext* ctx, OpData* d, const TfLiteConvParams* p,
+                                  const TfLiteTensor* in, const TfLiteTensor* filter,
+                                  const TfLiteTensor* bias, TfLiteTensor* out) {
+  TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
+  /* TFLite's 16x8 conv reads the bias unconditionally. */
+  TF_LITE_ENSURE_MSG(ctx, bias != NULL, OP ": int16 input needs a bias tensor");
+  d->cout = tff_dim(filter, 0);
+  d->cin_g = tff_dim(filter, 3);
+  TF_LITE_ENSURE_OK(ctx, tff_conv_geom_prepare(ctx, OP, p->padding, p->stride_height,
+                                               p->stride_width, p->dilation_height_factor,
+                                               p->dilation_width_factor, in, tff_dim(filter, 1),
+                                               tff_dim(filter, 2), &d->g));
+  TF_LITE_ENSURE_MSG(ctx, d->cout > 0 && d->cin_g > 0 && d->g.in_c % d->cin_g == 0,
+                     OP ": input channels %d are not a multiple of the filter's %d (filter "
+                     "outputs %d)", d->g.in_c, d->cin_g, d->cout);
+  d->groups = d->g.in_c / d->cin_g;
+  TF_LITE_ENSURE_MSG(ctx, d->cout % d->groups == 0,
+                     OP ": output channels %d are not a multiple of the %d groups", d->cout,
+                     d->groups);
+  d->cout_g = d->cout / d->groups;
+  TF_LITE_ENSURE_OK(ctx, tff_rq16_prepare(ctx, OP, in, filter, bias, out, d->cout, 0,
+                                          p->activation, &d->rq16));
+  const int shape[4] = {d->g.batches, d->g.out_h, d->g.out_w, d->cout};
+  return tff_resize_output(ctx, out, 4, shape);
+}
+
+/* 16x8, TFLite's reference ConvPerChannel: taps outside the image skipped
+ * (the input zero point is 0), int64 sums. */
+static void eval_int16(const OpData* d, const int16_t* in, const int8_t* w, const int64_t* bias,
+                       int16_t* out) {
+  const tff_conv_geom* g = &d->g;
+  const int kk = g->k_h * g->k_w * d->cin_g;
+  for (int b = 0; b < g->batches; ++b) {
+    const int16_t* image = in + (size_t)b * g->in_h * g->in_w * g->in_c;
+    for (int oy = 0; oy < g->out_h; ++oy) {
+      for (int ox = 0; ox < g->out_w; ++ox, out += d->cout) {
+        const int y0 = oy * g->stride_h - g->pad_t, x0 = ox * g->stride_w - g->pad_l;
+        for (int oc = 0; oc < d->cout; ++oc) {
+          const int ic0 = oc / d->cout_g * d->cin_g;
+          const int8_t* wc = w + (size_t)oc * kk;
+          int64_t acc = 0;
+          for (int ky = 0; ky < g->k_h; ++ky) {
+            const int y = y0 + ky * g->dil_h;
+            if (y < 0 || y >= g->in_h) continue;
+            for (int kx = 0; kx < g->k_w; ++kx) {
+              const int x = x0 + kx * g->dil_w;
+              if (x < 0 || x >= g->in_w) continue;
+              const int16_t* px = image + ((size_t)y * g->in_w + x) * g->in_c + ic0;
+              const int8_t* wt = wc + (ky * g->k_w + kx) * d->cin_g;
+              int64_t s = 0;
+              for (int i = 0; i < d->cin_g; ++i) s += (int32_t)px[i] * wt[i];
+              acc += s;
+            }
+          }
+          if (bias) acc = (int64_t)((uint64_t)acc + (uint64_t)bias[oc]);
+          out[oc] = tff_rq16_apply(&d->rq16, acc, oc);
+        }
+      }
+    }
+  }
+}
+
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteConvParams* p = (const TfLiteConvParams*)node->builtin_data;
@@ -117,6 +184,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      tff_rank(in));
   TF_LITE_ENSURE_MSG(ctx, tff_rank(filter) == 4,
                      OP ": filter must be 4-D [out, h, w, in], got rank %d", tff_rank(filter));
+  d->int16 = in->type == kTfLiteInt16;
+  if (d->int16) return prepare_int16(ctx, d, p, in, filter, bias, out);
   TF_LITE_ENSURE_OK(ctx, tff_conv_kind_of(ctx, OP, in, filter, out, &d->kind));
   TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
   TF_LITE_ENSURE_MSG(ctx, (tff_is_constant(filter) && filter->data.data) ||
@@ -246,6 +315,11 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor* out = tff_output(ctx, node, 0);
   const tff_conv_geom* g = &d->g;
   if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
+  if (d->int16) {
+    eval_int16(d, in->data.i16, tff_input(ctx, node, 1)->data.int8, bias ? bias->data.i64 : NULL,
+               out->data.i16);
+    return kTfLiteOk;
+  }
   if (d->use_gemm) {
     eval_gemm(ctx, d, in, tff_input(ctx, node, 1), bias, out);
     return kTfLiteOk;
@@ -289,6 +363,7 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
 static const char* kernel_name(const TfLiteContext* ctx, const TfLiteNode* node) {
   (void)ctx;
   const OpData* d = (const OpData*)node->user_data;
+  if (d->int16) return "conv 16x8 (portable reference)";
   return d->use_gemm ? tff_gemm_name(&d->gemm) : "tff_igemm_s8 (portable)";
 }
 

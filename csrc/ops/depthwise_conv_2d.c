@@ -15,8 +15,11 @@
  * input's address differs from the one it was built for; later images are
  * reached through the kernel's input offset), and output rows are spread
  * over the interpreter's threads. Reference mode and the rest keep the
- * portable loops below, which share the numerics bit for bit. */
+ * portable loops below, which share the numerics bit for bit.
+ * 16x8 (int16 activations): TFLite's reference loop in both modes,
+ * conv_int16.h. */
 #include "conv_common.h"
+#include "conv_int16.h"
 #include "cpu/cpu.h"
 #include "ops.h"
 #include "threadpool.h"
@@ -46,6 +49,8 @@ typedef struct {
   const void** ind;    /* out_h·out_w·taps tap pointers into image 0 or pad */
   const char* ind_base; /* input data the indirection points into */
   const char* kernel;  /* profiling string */
+  int int16;           /* 16x8 */
+  tff_rq16 rq16;
 } OpData;
 
 static void release(OpData* d) {
@@ -58,6 +63,7 @@ static void release(OpData* d) {
   free(d->packed);
   free(d->ind);
   tff_requant_free(&d->rq);
+  tff_rq16_free(&d->rq16);
   memset(d, 0, sizeof(*d));
 }
 
@@ -135,6 +141,61 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
   return kTfLiteOk;
 }
 
+/* 16x8: geometry and requantization; the filter is read in place. */
+static TfLiteStatus prepare_int16(TfLiteContext* ctx, OpData* d,
+                                  const TfLiteDepthwiseConvParams* p, const TfLiteTensor* in,
+                                  const TfLiteTensor* filter, const TfLiteTensor* bias,
+                                  TfLiteTensor* out) {
+  TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
+  /* TFLite's 16x8 depthwise conv reads the bias unconditionally. */
+  TF_LITE_ENSURE_MSG(ctx, bias != NULL, OP ": int16 input needs a bias tensor");
+  d->cout = tff_dim(filter, 3);
+  TF_LITE_ENSURE_OK(ctx, tff_conv_geom_prepare(ctx, OP, p->padding, p->stride_height,
+                                               p->stride_width, p->dilation_height_factor,
+                                               p->dilation_width_factor, in, tff_dim(filter, 1),
+                                               tff_dim(filter, 2), &d->g));
+  TF_LITE_ENSURE_MSG(ctx, d->g.in_c > 0 && d->cout > 0 && d->cout % d->g.in_c == 0,
+                     OP ": output channels %d are not a positive multiple of input channels %d",
+                     d->cout, d->g.in_c);
+  d->mult = d->cout / d->g.in_c;
+  TF_LITE_ENSURE_OK(ctx, tff_rq16_prepare(ctx, OP, in, filter, bias, out, d->cout, 3,
+                                          p->activation, &d->rq16));
+  d->kernel = "depthwise 16x8 (portable reference)";
+  const int shape[4] = {d->g.batches, d->g.out_h, d->g.out_w, d->cout};
+  return tff_resize_output(ctx, out, 4, shape);
+}
+
+/* 16x8, TFLite's reference DepthwiseConvPerChannel: taps outside the image
+ * skipped (the input zero point is 0), int64 sums. */
+static void eval_int16(const OpData* d, const int16_t* in, const int8_t* w, const int64_t* bias,
+                       int16_t* out) {
+  const tff_conv_geom* g = &d->g;
+  for (int b = 0; b < g->batches; ++b) {
+    const int16_t* image = in + (size_t)b * g->in_h * g->in_w * g->in_c;
+    for (int oy = 0; oy < g->out_h; ++oy) {
+      for (int ox = 0; ox < g->out_w; ++ox, out += d->cout) {
+        const int y0 = oy * g->stride_h - g->pad_t, x0 = ox * g->stride_w - g->pad_l;
+        for (int c = 0; c < d->cout; ++c) {
+          const int ic = c / d->mult;
+          int64_t acc = 0;
+          for (int ky = 0; ky < g->k_h; ++ky) {
+            const int y = y0 + ky * g->dil_h;
+            if (y < 0 || y >= g->in_h) continue;
+            for (int kx = 0; kx < g->k_w; ++kx) {
+              const int x = x0 + kx * g->dil_w;
+              if (x < 0 || x >= g->in_w) continue;
+              acc += (int32_t)image[((size_t)y * g->in_w + x) * g->in_c + ic] *
+                     w[(size_t)(ky * g->k_w + kx) * d->cout + c];
+            }
+          }
+          if (bias) acc = (int64_t)((uint64_t)acc + (uint64_t)bias[c]);
+          out[c] = tff_rq16_apply(&d->rq16, acc, c);
+        }
+      }
+    }
+  }
+}
+
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteDepthwiseConvParams* p = (const TfLiteDepthwiseConvParams*)node->builtin_data;
@@ -152,6 +213,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      tff_rank(in));
   TF_LITE_ENSURE_MSG(ctx, tff_rank(filter) == 4 && tff_dim(filter, 0) == 1,
                      OP ": filter must be 4-D [1, h, w, out]");
+  d->int16 = in->type == kTfLiteInt16;
+  if (d->int16) return prepare_int16(ctx, d, p, in, filter, bias, out);
   TF_LITE_ENSURE_OK(ctx, tff_conv_kind_of(ctx, OP, in, filter, out, &d->kind));
   TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
   /* A float filter is read at invoke; int8 weight sums are taken at prepare. */
@@ -293,6 +356,10 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor* out = tff_output(ctx, node, 0);
   const tff_conv_geom* g = &d->g;
   if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
+  if (d->int16) {
+    eval_int16(d, in->data.i16, filter->data.int8, bias ? bias->data.i64 : NULL, out->data.i16);
+    return kTfLiteOk;
+  }
   if (d->q8 || d->f32) {
     eval_ukernel(ctx, d, in, out);
     return kTfLiteOk;

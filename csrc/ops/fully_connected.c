@@ -5,8 +5,10 @@
  * the default weights format. The weights are packed once (per invoke when
  * float weights are not constant). Float and default-mode int8 run a SIMD
  * ukernel (tff_gemm; batch 1 its 1-row GEMV variant); reference int8 and
- * hybrid the portable GEMM. Numerics: conv_common.h. */
+ * hybrid the portable GEMM. Numerics: conv_common.h; 16x8 (int16
+ * activations, both modes the reference loop): conv_int16.h. */
 #include "conv_common.h"
+#include "conv_int16.h"
 #include "ops.h"
 
 #define OP "FULLY_CONNECTED"
@@ -26,6 +28,9 @@ typedef struct {
   int use_gemm;        /* float, default int8: the ukernel path */
   tff_gemm gemm;
   const void** rows;   /* [batches] input row pointers for the ukernel */
+  int int16;           /* 16x8 */
+  int acc32;           /* 16x8 without bias: int32 sums */
+  tff_rq16 rq16;
 } OpData;
 
 static void release(OpData* d) {
@@ -37,6 +42,7 @@ static void release(OpData* d) {
   free(d->rows);
   tff_gemm_free(&d->gemm);
   tff_requant_free(&d->rq);
+  tff_rq16_free(&d->rq16);
   memset(d, 0, sizeof(*d));
 }
 
@@ -96,10 +102,11 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_MSG(ctx, tff_rank(filter) == 2, OP ": weights must be 2-D [units, depth], got "
                      "rank %d", tff_rank(filter));
   TF_LITE_ENSURE_MSG(ctx, tff_rank(in) >= 1, OP ": input must have at least one dimension");
-  TF_LITE_ENSURE_OK(ctx, tff_conv_kind_of(ctx, OP, in, filter, out, &d->kind));
+  d->int16 = in->type == kTfLiteInt16;
+  if (!d->int16) TF_LITE_ENSURE_OK(ctx, tff_conv_kind_of(ctx, OP, in, filter, out, &d->kind));
   TF_LITE_ENSURE_OK(ctx, tff_check_activation(ctx, OP, p->activation));
   const int constant = tff_is_constant(filter) && filter->data.data;
-  TF_LITE_ENSURE_MSG(ctx, constant || d->kind == TFF_CONV_FLOAT,
+  TF_LITE_ENSURE_MSG(ctx, constant || (d->kind == TFF_CONV_FLOAT && !d->int16),
                      OP ": int8 weights must be a constant tensor");
 
   d->n = tff_dim(filter, 0);
@@ -112,9 +119,13 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      OP ": input of %zu elements is not a whole number of rows of %d", in_size,
                      d->k);
   d->batches = (int)(in_size / d->k);
-  if (bias) TF_LITE_ENSURE_OK(ctx, tff_check_bias(ctx, OP, bias, d->kind, d->n));
+  if (bias && !d->int16) TF_LITE_ENSURE_OK(ctx, tff_check_bias(ctx, OP, bias, d->kind, d->n));
 
-  if (d->kind == TFF_CONV_FLOAT) {
+  if (d->int16) {
+    TF_LITE_ENSURE_OK(ctx, tff_rq16_prepare(ctx, OP, in, filter, bias, out, d->n, 0,
+                                            p->activation, &d->rq16));
+    d->acc32 = !bias;
+  } else if (d->kind == TFF_CONV_FLOAT) {
     tff_act_range_float(p->activation, &d->lo, &d->hi);
   } else {
     const float* scales;
@@ -151,6 +162,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
     const int shape[2] = {d->batches, d->n};
     TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, 2, shape));
   }
+  if (d->int16) return kTfLiteOk;
   d->use_gemm =
       d->kind == TFF_CONV_FLOAT || (d->kind == TFF_CONV_INT8 && !tff_numerics_ref(ctx));
   if (d->use_gemm) return alloc_gemm(ctx, d, in, filter, bias);
@@ -158,6 +170,26 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   /* Last: AddTensors may move the tensor array under in/filter/out. */
   if (d->kind != TFF_CONV_HYBRID) return kTfLiteOk;
   return tff_scratch_request(ctx, node, 0, (size_t)d->k);
+}
+
+/* 16x8, TFLite's FullyConnected: int64 sums of each row (int32 without bias). */
+static void eval_int16(const OpData* d, const int16_t* in, const int8_t* w, const int64_t* bias,
+                       int16_t* out) {
+  for (int b = 0; b < d->batches; ++b, in += d->k, out += d->n) {
+    for (int o = 0; o < d->n; ++o) {
+      const int8_t* wr = w + (size_t)o * d->k;
+      if (d->acc32) {
+        uint32_t acc = 0; /* wraps as TFLite's int32 sum would */
+        for (int i = 0; i < d->k; ++i) acc += (uint32_t)((int32_t)in[i] * wr[i]);
+        out[o] = tff_rq16_apply32(&d->rq16, (int32_t)acc, o);
+        continue;
+      }
+      int64_t acc = 0;
+      for (int i = 0; i < d->k; ++i) acc += (int32_t)in[i] * wr[i];
+      if (bias) acc = (int64_t)((uint64_t)acc + (uint64_t)bias[o]);
+      out[o] = tff_rq16_apply_full(&d->rq16, acc, o);
+    }
+  }
 }
 
 static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
@@ -168,6 +200,10 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor* out = tff_output(ctx, node, 0);
   if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
   const size_t k = (size_t)d->k, n = (size_t)d->n;
+  if (d->int16) {
+    eval_int16(d, in->data.i16, filter->data.int8, bias ? bias->data.i64 : NULL, out->data.i16);
+    return kTfLiteOk;
+  }
   if (d->use_gemm) {
     tff_gemm_repack(&d->gemm, filter, bias);
     const size_t esz = d->gemm.esz;
@@ -203,6 +239,7 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
 static const char* kernel_name(const TfLiteContext* ctx, const TfLiteNode* node) {
   (void)ctx;
   const OpData* d = (const OpData*)node->user_data;
+  if (d->int16) return "fully connected 16x8 (portable reference)";
   return d->use_gemm ? tff_gemm_name(&d->gemm) : "tff_igemm_s8 (portable)";
 }
 

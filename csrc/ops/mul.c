@@ -1,10 +1,12 @@
-/* MUL: float32, int32 and int8, every fused activation, broadcasting up to
+/* MUL: float32, int32, int8 and int16, every fused activation, broadcasting up to
  * 6 dims (the walk is binary_common.h's). int8 numerics
  * (docs/numerics.md §1.7), both from the float32 real scale
  * r = f32(f32(s_a·s_b)/s_out) that TFLite and XNNPACK compute alike:
  *  - reference: o = MBQM((a−za)(b−zb), QM(r)) + zo, double rounding;
  *  - default, when AUTO delegates to XNNPACK (r in [2^-16, 2^8), activation
- *    at most RELU6): o = rint(clamp(f32((a−za)(b−zb))·r)) + zo (fp32). */
+ *    at most RELU6): o = rint(clamp(f32((a−za)(b−zb))·r)) + zo (fp32).
+ * int16 (16x8 mode, zero points 0; XNNPACK takes no int16 MUL, so both modes
+ * run TFLite's generic kernel, measured): o = clamp(MBQM(a·b, QM(r))). */
 #include "binary_common.h"
 #include "ops.h"
 #include "ukernels/qs8-vmul/qs8-vmul.h"
@@ -45,7 +47,13 @@ static inline int32_t mul_i32(int32_t a, int32_t b, const tff_clamp* c) {
   return v < c->i.lo ? c->i.lo : (v > c->i.hi ? c->i.hi : v);
 }
 
+static inline int16_t mul_q16(int16_t a, int16_t b, const MulQ8* p) {
+  const int32_t o = tff_mbqm((int32_t)a * b, p->m, p->e);
+  return (int16_t)(o < p->lo ? p->lo : (o > p->hi ? p->hi : o));
+}
+
 TFF_BINARY_ROW(mul_q8_ref_row, int8_t, MulQ8, mul_q8_ref)
+TFF_BINARY_ROW(mul_q16_row, int16_t, MulQ8, mul_q16)
 TFF_BINARY_ROW(mul_i32_row, int32_t, tff_clamp, mul_i32)
 
 static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteFusedActivation act,
@@ -88,15 +96,42 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteFusedActivation act,
   return kTfLiteOk;
 }
 
+static TfLiteStatus prepare_q16(TfLiteContext* ctx, TfLiteFusedActivation act,
+                                const TfLiteTensor* a, const TfLiteTensor* b,
+                                const TfLiteTensor* out, OpData* d) {
+  MulQ8* p = &d->p.q8;
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MUL", "input 1", a));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MUL", "input 2", b));
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MUL", "output", out));
+  TF_LITE_ENSURE_MSG(ctx, tff_zero_point(a) == 0 && tff_zero_point(b) == 0 &&
+                              tff_zero_point(out) == 0,
+                     "MUL: int16 zero points must be 0, got %d, %d and output %d",
+                     (int)tff_zero_point(a), (int)tff_zero_point(b), (int)tff_zero_point(out));
+  const float r = tff_scale(a) * tff_scale(b) / tff_scale(out);
+  tff_quantize_multiplier((double)r, &p->m, &p->e);
+  TF_LITE_ENSURE_MSG(ctx, isfinite(r) && p->e <= 30,
+                     "MUL: real scale %g (input scales %g, %g; output %g) is too large",
+                     (double)r, (double)tff_scale(a), (double)tff_scale(b),
+                     (double)tff_scale(out));
+  TF_LITE_ENSURE_OK(ctx, tff_act_range_quant(ctx, act, out, &p->lo, &p->hi));
+  d->op.row = mul_q16_row;
+  return kTfLiteOk;
+}
+
 TFF_ZEROED_INIT(init, OpData)
 
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   TF_LITE_ENSURE_MSG(ctx, d != NULL, "MUL: out of memory");
   TfLiteFusedActivation act;
+  d->op.allow_int16 = 1;
   TF_LITE_ENSURE_OK(ctx, tff_binary_prepare_common(ctx, node, "MUL", &d->op, &d->p.c, &d->f,
                                                    TFF_VMUL, mul_i32_row, &act));
-  if (d->op.row == NULL) {
+  if (d->op.row == NULL && tff_output(ctx, node, 0)->type == kTfLiteInt16) {
+    d->op.params = &d->p.q8;
+    TF_LITE_ENSURE_OK(ctx, prepare_q16(ctx, act, tff_input(ctx, node, 0),
+                                       tff_input(ctx, node, 1), tff_output(ctx, node, 0), d));
+  } else if (d->op.row == NULL) {
     d->op.params = &d->p.q8;
     TF_LITE_ENSURE_OK(ctx, prepare_q8(ctx, act, tff_input(ctx, node, 0), tff_input(ctx, node, 1),
                                       tff_output(ctx, node, 0), d));

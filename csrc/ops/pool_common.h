@@ -39,8 +39,10 @@ static inline TfLiteStatus tff_pool_prepare(TfLiteContext* ctx, TfLiteNode* node
   TF_LITE_ENSURE_MSG(ctx, tff_rank(in) == 4, "input must be 4-D (NHWC), got rank %d",
                      tff_rank(in));
   TF_LITE_ENSURE_TYPES_EQ(ctx, in->type, out->type);
-  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 || in->type == kTfLiteInt8,
-                     "type %s not supported (float32, int8)", TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 || in->type == kTfLiteInt8 ||
+                              in->type == kTfLiteInt16,
+                     "type %s not supported (float32, int8, int16)",
+                     TfLiteTypeGetName(in->type));
   TF_LITE_ENSURE_MSG(ctx, p->stride_height > 0 && p->stride_width > 0,
                      "strides must be positive, got %dx%d", p->stride_height, p->stride_width);
   TF_LITE_ENSURE_MSG(ctx, p->filter_height > 0 && p->filter_width > 0,

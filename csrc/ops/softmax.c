@@ -6,6 +6,11 @@
  *  - default (AUTO: XNNPACK takes only float softmax, so the builtin kernel
  *    runs): a float table T[d] = expf(-s_in*beta*d) of the 256 differences,
  *    a float row sum, round_half_away(T*inv) + z_out.
+ * int16 in with int16 out at scale 1/32768, zero point 0 (16x8 mode), both
+ * modes TFLite's SoftmaxInt16 (ranks 1 to 4): the difference to the row max
+ * rescaled by MBQM so that [-65535, 0] is [-10, 0], looked up in a 513-entry
+ * interpolated exp table; the Q16.15 sum normalized, 1/(1+x) looked up in a
+ * second table; each exp times it, rounded half up, clamped to [0, 32767].
  *
  * Where TFLite's reference aborts the process, this computes the same
  * formula's natural answer instead:
@@ -29,6 +34,8 @@ typedef struct OpData {
   float out_scale;   /* default: the table and the output quantization */
   int32_t out_zp;
   float table[256];
+  int16_t exp_lut[513];   /* int16: exp on [-10, 0] and 1/(1+x) on [0, 1], */
+  int16_t recip_lut[513]; /* both Q0.15 with outputs over [-1, 1] */
 } OpData;
 
 /* gemmlowp's saturating multiply by 2^k (k > 0) of a Q-format raw value. */
@@ -116,6 +123,87 @@ static void softmax_table(const OpData* d, const int8_t* x, int8_t* o, int n) {
   }
 }
 
+/* TFLite's LUTPopulate<int16_t> in double: 512 samples of f over the input
+ * codes' range, each less half its midpoint interpolation error, plus f at
+ * the end of the range. */
+static void lut16_populate(double (*f)(double), double in_scale, int32_t in_zp,
+                           double out_scale, int16_t* lut) {
+  const double in_min = in_scale * (INT16_MIN - in_zp), in_max = in_scale * (INT16_MAX - in_zp);
+  const double out_min = out_scale * INT16_MIN, out_max = out_scale * INT16_MAX;
+  const double step = (in_max - in_min) / 512, half = step / 2;
+  const double inv = 65536.0 / (out_max - out_min);
+  for (int i = 0; i <= 512; ++i) {
+    double v;
+    if (i < 512) {
+      const double val = f(in_min + i * step), mid = f(in_min + i * step + half);
+      const double next = f(in_min + (i + 1) * step);
+      const double sample = round(val * inv);
+      const double interp = round((next * inv + round(val * inv)) / 2);
+      v = sample - round((interp - round(mid * inv)) / 2);
+    } else {
+      v = round(f(in_max) * inv);
+    }
+    lut[i] = (int16_t)(v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v));
+  }
+}
+
+/* TFLite's interpolating int16 table read: entry 256 + x/128, plus the
+ * slope to the next entry times the low 7 bits, rounded. */
+static int16_t lut16_lookup(int16_t x, const int16_t* lut) {
+  const int i = 256 + (x >> 7), off = x & 0x7f;
+  return (int16_t)(lut[i] + (((lut[i + 1] - lut[i]) * off + 64) >> 7));
+}
+
+static double exp_d(double v) { return exp(v); }
+static double recip_d(double v) { return 1.0 / (1.0 + v); }
+
+static int16_t clamp16(int32_t v) {
+  return (int16_t)(v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v));
+}
+
+static void softmax_int16(const OpData* d, const int16_t* x, int16_t* o, int n) {
+  int16_t max = INT16_MIN;
+  for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
+  int64_t sum = 0; /* Q16.15 */
+  for (int i = 0; i < n; ++i) {
+    const int32_t scaled = tff_mbqm(x[i] - max, d->mult, d->shift);
+    o[i] = lut16_lookup(clamp16(scaled + 32767), d->exp_lut);
+    sum += o[i];
+  }
+  /* The row max's exp is ~1 (32767), so sum > 0; capped where TFLite's
+   * int32 sum would overflow. */
+  const uint32_t s = sum < INT32_MAX ? (uint32_t)sum : (uint32_t)INT32_MAX;
+  int hp1 = 0; /* CountLeadingZeros */
+  while (!((s << hp1) & 0x80000000u)) ++hp1;
+  const int32_t shifted = (int32_t)((((int64_t)s << (hp1 - 1)) + (1 << 13)) >> 14);
+  const int16_t recip = lut16_lookup(clamp16(shifted - ((1 << 15) + (1 << 16))), d->recip_lut);
+  const int rs = 31 - hp1;
+  for (int i = 0; i < n; ++i) {
+    const int32_t v = (int32_t)(((int64_t)o[i] * recip + ((int64_t)1 << (rs - 1))) >> rs);
+    o[i] = (int16_t)(v < 0 ? 0 : (v > INT16_MAX ? INT16_MAX : v));
+  }
+}
+
+static TfLiteStatus prepare_int16(TfLiteContext* ctx, const TfLiteTensor* in,
+                                  const TfLiteTensor* out, OpData* d) {
+  TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "SOFTMAX", "input", in));
+  TF_LITE_ENSURE_MSG(ctx, tff_rank(in) <= 4,
+                     "int16 softmax supports ranks 1 to 4, got rank %d", tff_rank(in));
+  const float s_out = tff_scale(out);
+  TF_LITE_ENSURE_MSG(ctx, tff_zero_point(out) == 0 &&
+                              fabsf(s_out - 1.0f / 32768) <= 0.001f / 32768,
+                     "int16 output needs scale 1/32768 and zero point 0, got %g and %d",
+                     (double)s_out, (int)tff_zero_point(out));
+  const double range = (double)INT16_MAX - INT16_MIN;
+  lut16_populate(exp_d, 10.0 / range, INT16_MAX, 2.0 / range, d->exp_lut);
+  lut16_populate(recip_d, 1.0 / range, INT16_MIN, 2.0 / range, d->recip_lut);
+  const double real = (double)tff_scale(in) * (double)d->beta / (10.0 / 65535.0);
+  TF_LITE_ENSURE_MSG(ctx, real >= 0.0, "beta * input scale must not be negative, got %g * %g",
+                     (double)d->beta, (double)tff_scale(in));
+  tff_quantize_multiplier(real < 2147483647.0 ? real : 2147483647.0, &d->mult, &d->shift);
+  return kTfLiteOk;
+}
+
 static void softmax_f32(float beta, const float* x, float* o, int n) {
   float max = -INFINITY;
   for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
@@ -164,11 +252,13 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteSoftmaxParams* p = (const TfLiteSoftmaxParams*)node->builtin_data;
   TF_LITE_ENSURE(ctx, in != NULL && out != NULL && p != NULL);
   TF_LITE_ENSURE_MSG(ctx, tff_rank(in) >= 1, "input must have rank >= 1");
-  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 || in->type == kTfLiteInt8,
-                     "type %s not supported (float32, int8)", TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 || in->type == kTfLiteInt8 ||
+                              in->type == kTfLiteInt16,
+                     "type %s not supported (float32, int8, int16)", TfLiteTypeGetName(in->type));
   TF_LITE_ENSURE_TYPES_EQ(ctx, in->type, out->type);
   d->beta = p->beta;
   if (in->type == kTfLiteInt8) TF_LITE_ENSURE_OK(ctx, prepare_int8(ctx, in, out, d));
+  if (in->type == kTfLiteInt16) TF_LITE_ENSURE_OK(ctx, prepare_int16(ctx, in, out, d));
   return tff_resize_output(ctx, out, tff_rank(in), in->dims->data);
 }
 
@@ -182,6 +272,8 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
     const size_t at = r * (size_t)n;
     if (in->type == kTfLiteFloat32) {
       softmax_f32(d->beta, in->data.f + at, out->data.f + at, n);
+    } else if (in->type == kTfLiteInt16) {
+      softmax_int16(d, in->data.i16 + at, out->data.i16 + at, n);
     } else if (d->fixed_point) {
       softmax_fixed_point(d, in->data.int8 + at, out->data.int8 + at, n);
     } else {

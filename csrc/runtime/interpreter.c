@@ -64,7 +64,7 @@ static size_t tensor_bytes(const TfLiteTensor* t) {
   for (int i = 0; i < t->dims->size; ++i) {
     const int d = t->dims->data[i];
     if (d <= 0) return 0;
-    if (n > ((size_t)1 << 40) / (size_t)d) return (size_t)-1; /* absurd: refuse */
+    if (n > (SIZE_MAX / 4) / (size_t)d) return (size_t)-1; /* would overflow: refuse */
     n *= (size_t)d;
   }
   return n;

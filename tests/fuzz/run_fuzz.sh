@@ -100,7 +100,9 @@ STATUS=0
 # ---- replay the regression cases (tests/test_fuzz_regressions.py) ----
 rm -rf "$WORK/regressions"
 if python "$ROOT/tests/test_fuzz_regressions.py" "$WORK/regressions" 2> "$WORK/regressions.log"; then
-  if ! "$WORK/fuzz_model" "$WORK"/regressions/*.tflite >> "$WORK/regressions.log" 2>&1; then
+  CASES=$(find "$WORK/regressions" -name '*.tflite' | sort)
+  # shellcheck disable=SC2086
+  if [ -n "$CASES" ] && ! "$WORK/fuzz_model" $CASES >> "$WORK/regressions.log" 2>&1; then
     echo "run_fuzz.sh: a regression case fails in the harness (see $WORK/regressions.log):" >&2
     grep -E "runtime error|ERROR: AddressSanitizer|Running: " "$WORK/regressions.log" | tail -5 >&2
     STATUS=1

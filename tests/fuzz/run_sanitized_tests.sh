@@ -15,18 +15,22 @@
 #
 # Why these settings:
 #   LD_PRELOAD=libasan.so     ASan must be the first library in the process;
-#                             python itself is not built with it.
+#                             python itself is not built with it (libstdc++
+#                             follows it, for the C++ oracle's exceptions).
 #   detect_leaks=0            CPython keeps objects alive at exit by design;
 #                             leaks of the C core are checked by the libFuzzer
 #                             harness (tests/fuzz/fuzz_model.c) instead.
 #   allocator_may_return_null a huge allocation returns NULL (the runtime's
-#                             MemoryError path) instead of aborting in ASan.
+#   max_allocation_size_mb    MemoryError path) instead of aborting in ASan;
+#                             above 8 GiB it always does (the role RLIMIT_AS
+#                             plays in tests/test_malformed.py without ASan).
 #   PYTHONMALLOC=malloc       Python objects (model_content bytes, arrays)
 #                             come from ASan's allocator too, so reads past
 #                             their ends are caught.
 #   TFF_UNDER_ASAN=1          tells tests that cap the address space with
-#                             RLIMIT_AS not to (ASan reserves terabytes of
-#                             shadow memory up front).
+#                             RLIMIT_AS not to: ASan reserves terabytes of
+#                             shadow memory up front, so every later mmap
+#                             would fail.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -60,9 +64,17 @@ if [ "${SAN_REUSE:-0}" != "1" ] || ! ls "$TREE"/tflite_fast/_core*.so > /dev/nul
 fi
 
 # ---- the tests ----
-export LD_PRELOAD="$LIBASAN${LD_PRELOAD:+ $LD_PRELOAD}"
-export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:abort_on_error=0:print_summary=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+# libstdc++ is preloaded too: the oracle (ai_edge_litert, C++) throws
+# exceptions, and ASan's __cxa_throw interceptor aborts unless libstdc++ was
+# there when ASan started.
+LIBSTDCXX="$($CC_FOR_ASAN -print-file-name=libstdc++.so)"
+export LD_PRELOAD="$LIBASAN $LIBSTDCXX${LD_PRELOAD:+ $LD_PRELOAD}"
+# Reports go to files: pytest captures the tests' stderr, and a process the
+# sanitizer stops never gets to show it.
+REPORTS="$WORK/reports"
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=8192:abort_on_error=0:print_summary=1:log_path=$REPORTS/asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$REPORTS/ubsan${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export PYTHONMALLOC=malloc
 export TFF_UNDER_ASAN=1
 export TFLITE_FAST_MODELS="${TFLITE_FAST_MODELS:-$ROOT/../shared/models}"
@@ -81,4 +93,13 @@ python -c "import tflite_fast._core as c, sys; sys.exit(0 if c.__file__.startswi
   exit 2
 }
 # No path given: pytest takes testpaths (tests/) from pyproject.toml.
-exec python -m pytest -q -p no:cacheprovider "${ARGS[@]}"
+set +e
+python -m pytest -q -p no:cacheprovider "${ARGS[@]}"
+STATUS=$?
+set -e
+if [ -n "$(ls -A "$REPORTS")" ]; then
+  echo "run_sanitized_tests.sh: sanitizer reports (in $REPORTS):" >&2
+  for f in "$REPORTS"/*; do echo "== $f" >&2; head -60 "$f" >&2; done
+  STATUS=1
+fi
+exit "$STATUS"
