@@ -66,11 +66,7 @@ CASES = {
 # Cases whose fix is pending, with where it belongs. run_fuzz.sh does not
 # replay them; pytest expects the Python-visible ones to fail (strict: the
 # fix turns the xfail into a failure, the reminder to delete the entry).
-OPEN = {
-    "bcast_stride_overflow": "csrc/ops/kernel_util.c tff_bcast_prepare: the int stride product "
-                             "overflows (UB the C harness sees; the Python build wraps)",
-    "input_rewritten": "csrc/runtime/interpreter.c accepts a node output that is a subgraph input",
-}
+OPEN = {}
 
 
 def _run(module, model, mode):

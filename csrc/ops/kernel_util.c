@@ -153,7 +153,7 @@ TfLiteStatus tff_bcast_prepare(TfLiteContext* ctx, const TfLiteIntArray* a,
     return kTfLiteError;
   }
   out->rank = rank;
-  int sa = 1, sb = 1;
+  int64_t sa = 1, sb = 1; /* element counts so far; kept below INT_MAX */
   for (int i = rank - 1; i >= 0; --i) {
     const int ia = i - (rank - a->size), ib = i - (rank - b->size);
     const int da = ia >= 0 ? a->data[ia] : 1, db = ib >= 0 ? b->data[ib] : 1;
@@ -162,10 +162,20 @@ TfLiteStatus tff_bcast_prepare(TfLiteContext* ctx, const TfLiteIntArray* a,
       return kTfLiteError;
     }
     out->shape[i] = da == 1 ? db : da;
-    out->stride_a[i] = da == 1 ? 0 : sa;
-    out->stride_b[i] = db == 1 ? 0 : sb;
+    out->stride_a[i] = da == 1 ? 0 : (int)sa;
+    out->stride_b[i] = db == 1 ? 0 : (int)sb;
     sa *= da;
     sb *= db;
+    if (sa > INT_MAX || sb > INT_MAX) {
+      /* An empty tensor never reads a stride; anything else is too large. */
+      if (tff_num_elements(a) == 0 || tff_num_elements(b) == 0) {
+        sa = sa > INT_MAX ? 1 : sa;
+        sb = sb > INT_MAX ? 1 : sb;
+        continue;
+      }
+      TF_LITE_KERNEL_LOG(ctx, "broadcast operand has more than %d elements", INT_MAX);
+      return kTfLiteError;
+    }
   }
   return kTfLiteOk;
 }

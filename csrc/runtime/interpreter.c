@@ -269,11 +269,20 @@ static tff_status check_single_producer(tff_subgraph* sg) {
   int* producer = (int*)malloc(sizeof(int) * ((size_t)sg->num_tensors + 1));
   if (producer == NULL) return TFF_STATUS_OUT_OF_MEMORY;
   for (int t = 0; t < sg->num_tensors; ++t) producer[t] = -1;
+  /* A subgraph input is produced by the caller: a node writing it would
+   * resize it after earlier consumers were prepared for its old shape. */
+  for (int i = 0; i < sg->inputs->size; ++i) producer[sg->inputs->data[i]] = -2;
   tff_status st = TFF_OK;
   for (int i = 0; i < sg->num_nodes && st == TFF_OK; ++i) {
     const TfLiteIntArray* out = sg->nodes[i].outputs;
     for (int k = 0; k < out->size; ++k) {
       const int t = out->data[k];
+      if (producer[t] == -2) {
+        append_error(sg->it, "subgraph %d: tensor %d is an input of the subgraph and the output "
+                     "of node %d", sg->index, t, i);
+        st = TFF_STATUS_INVALID_MODEL;
+        break;
+      }
       if (producer[t] >= 0) {
         append_error(sg->it, "subgraph %d: tensor %d is the output of both node %d and node %d",
                      sg->index, t, producer[t], i);
