@@ -37,7 +37,9 @@ elif os.environ.get("TFF_SANITIZE") != "1" and sys.platform.startswith("linux"):
     CFLAGS += ["-g0", "-ffunction-sections", "-fdata-sections"]
     LDFLAGS += ["-Wl,--gc-sections", "-s"]
 if os.environ.get("TFF_SANITIZE") == "1":
-    san = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g"]
+    # -fno-wrapv: Python's own CFLAGS carry -fwrapv, which hides signed overflow from UBSan.
+    san = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer",
+           "-g", "-fno-wrapv"]
     CFLAGS += san
     LDFLAGS += san
 

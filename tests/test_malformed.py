@@ -134,7 +134,9 @@ def child_main(name, n_random, seed, start, progress_path):
 
     import oracle
 
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    if os.environ.get("TFF_UNDER_ASAN") != "1":  # ASan reserves terabytes of address space;
+        # its max_allocation_size_mb (set by tests/fuzz/run_sanitized_tests.sh) plays this role.
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
     module = oracle.ours_module()
     model_bytes = (MODELS_DIR / f"{name}.tflite").read_bytes()
     ts = trials(model_bytes, n_random, seed)
