@@ -34,15 +34,17 @@
 typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, int a_row,
                            int b_row, const void* params);
 
-/* Defines `static inline void NAME(...)`, a tff_row_fn applying
- * ELEM(x, y, params) (x, y of type T, params of type const P*). */
-#define TFF_BINARY_ROW(NAME, T, P, ELEM)                                                 \
-  static inline void NAME(const void* a_, const void* b_, void* o_, size_t n, int a_row, \
+/* Defines `static inline void NAME(...)` with output parameter type OPT
+ * writing OT elements: ELEM(x, y, params) (x, y of type T, params of type
+ * const P*) over one row, where either operand may repeat its first element. */
+#define TFF_ROW_OF(NAME, T, OT, OPT, P, ELEM)                                            \
+  static inline void NAME(const void* a_, const void* b_, OPT o_, size_t n, int a_row,   \
                           int b_row, const void* p_) {                                   \
     const T* a = (const T*)a_;                                                           \
     const T* b = (const T*)b_;                                                           \
-    T* o = (T*)o_;                                                                       \
+    OT* o = (OT*)o_;                                                                     \
     const P* p = (const P*)p_;                                                           \
+    (void)p;                                                                             \
     if (a_row && b_row) {                                                                \
       for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], b[i], p);                         \
     } else if (b_row) {                                                                  \
@@ -52,10 +54,13 @@ typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, in
       const T y = b[0];                                                                  \
       for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], y, p);                            \
     } else {                                                                             \
-      const T v = ELEM(a[0], b[0], p);                                                   \
+      const OT v = ELEM(a[0], b[0], p);                                                  \
       for (size_t i = 0; i < n; ++i) o[i] = v;                                           \
     }                                                                                    \
   }
+
+/* A tff_row_fn: T in, T out. */
+#define TFF_BINARY_ROW(NAME, T, P, ELEM) TFF_ROW_OF(NAME, T, T, void*, P, ELEM)
 
 /* A prepared binary op: the collapsed walk, the row kernel and its params. */
 typedef struct tff_binary {

@@ -17,28 +17,8 @@
 typedef void (*tff_bool_row_fn)(const void* a, const void* b, bool* out, size_t n, int a_row,
                                 int b_row, const void* params);
 
-/* Defines `static inline void NAME(...)`, a tff_bool_row_fn applying
- * ELEM(x, y, params) (x, y of type T, params of type const P*). */
-#define TFF_BOOL_ROW(NAME, T, P, ELEM)                                                      \
-  static inline void NAME(const void* a_, const void* b_, bool* o, size_t n, int a_row,     \
-                          int b_row, const void* p_) {                                      \
-    const T* a = (const T*)a_;                                                              \
-    const T* b = (const T*)b_;                                                              \
-    const P* p = (const P*)p_;                                                              \
-    (void)p;                                                                                \
-    if (a_row && b_row) {                                                                   \
-      for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], b[i], p);                            \
-    } else if (b_row) {                                                                     \
-      const T x = a[0];                                                                     \
-      for (size_t i = 0; i < n; ++i) o[i] = ELEM(x, b[i], p);                               \
-    } else if (a_row) {                                                                     \
-      const T y = b[0];                                                                     \
-      for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], y, p);                               \
-    } else {                                                                                \
-      const bool v = ELEM(a[0], b[0], p);                                                   \
-      for (size_t i = 0; i < n; ++i) o[i] = v;                                              \
-    }                                                                                       \
-  }
+/* A tff_bool_row_fn: T in, bool out (the row walk of binary_common.h). */
+#define TFF_BOOL_ROW(NAME, T, P, ELEM) TFF_ROW_OF(NAME, T, bool, bool*, P, ELEM)
 
 /* Per-node state: the collapsed walk, the row kernel, and the int8/uint8
  * tables (indexed by the code's bit pattern as uint8). */
