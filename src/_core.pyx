@@ -7,6 +7,7 @@ build works with numpy 1.x and 2.x.
 """
 from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint8_t, uint64_t
@@ -15,28 +16,15 @@ from libc.string cimport memcpy
 
 from _capi cimport *
 
-import numpy as np
-
 NUMERICS_DEFAULT = TFF_NUMERICS_DEFAULT
 NUMERICS_REF = TFF_NUMERICS_REF
 
-# TfLiteType -> numpy type (api.md §1.5). Packed/opaque types map to their
-# storage type or object.
-_NP_TYPES = {
-    0: None, 1: np.float32, 2: np.int32, 3: np.uint8, 4: np.int64, 5: np.bytes_,
-    6: np.bool_, 7: np.int16, 8: np.complex64, 9: np.int8, 10: np.float16,
-    11: np.float64, 12: np.complex128, 13: np.uint64, 14: np.object_,
-    15: np.object_, 16: np.uint32, 17: np.uint16, 18: np.int8, 20: np.int8,
-    21: np.uint8, 22: np.int8, 23: np.int8,
-}
-# numpy dtype -> TfLiteType name, for set_tensor's message.
-_TYPE_NAMES = {
-    np.dtype(np.float32): "FLOAT32", np.dtype(np.int32): "INT32", np.dtype(np.uint8): "UINT8",
-    np.dtype(np.int64): "INT64", np.dtype(np.bool_): "BOOL", np.dtype(np.int16): "INT16",
-    np.dtype(np.complex64): "COMPLEX64", np.dtype(np.int8): "INT8", np.dtype(np.float16): "FLOAT16",
-    np.dtype(np.float64): "FLOAT64", np.dtype(np.complex128): "COMPLEX128",
-    np.dtype(np.uint64): "UINT64", np.dtype(np.uint32): "UINT32", np.dtype(np.uint16): "UINT16",
-}
+# numpy is imported when the first interpreter is built, not at import: it is
+# the bulk of `import tflite_fast.interpreter` (issue 3: <= 20 ms), and every
+# use below is a method of an interpreter.
+cdef object np = None
+cdef dict _NP_TYPES = None   # TfLiteType -> numpy type (api.md §1.5)
+cdef dict _TYPE_NAMES = None  # numpy dtype -> TfLiteType name, for set_tensor's message
 
 # Lean round trip (set_tensor/get_tensor on tiny models cost more than invoke):
 # per TfLiteType, the numpy dtype get_tensor copies into (None: not copyable)
@@ -46,22 +34,74 @@ cdef enum:
     _NTYPES = 32
 cdef list _COPY_DTYPES = [None] * _NTYPES
 cdef char _SET_FORMAT[_NTYPES]
-cdef int _ti
-for _ti in range(_NTYPES):
-    _SET_FORMAT[_ti] = 0
-for _ti, _t in _NP_TYPES.items():
-    if _t is not None and _t is not np.object_ and _t is not np.bytes_:
-        _COPY_DTYPES[_ti] = np.dtype(_t)
-        if np.dtype(_t).kind in "biuf":
-            _SET_FORMAT[_ti] = ord(np.dtype(_t).char)
-cdef object _ndarray = np.ndarray
-cdef object _empty = np.empty
+cdef object _ndarray = None
+cdef object _empty = None
+cdef size_t _ITEMSIZE[_NTYPES]  # bytes per element of _COPY_DTYPES[type]
+# Whether a fresh C-contiguous array's data pointer is the word after its
+# PyObject header (numpy's PyArrayObject layout, unchanged from 1.x to 2.x and
+# what PyArray_DATA reads). Probed once at load; get_tensor then skips a
+# buffer export per call, and falls back to one when the probe failed.
+cdef bint _DATA_AFTER_HEAD = False
+
+
+cdef char* _array_data(object a):
+    return (<char**>(<char*><PyObject*>a + sizeof(PyObject)))[0]
+
+
+cdef bint _probe_data_layout(object numpy) except -1:
+    cdef Py_buffer view
+    for n in (1, 7, 4096):
+        a = numpy.empty((n,), numpy.uint8)
+        PyObject_GetBuffer(a, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
+        same = view.buf == <void*>_array_data(a)
+        PyBuffer_Release(&view)
+        if not same:
+            return False
+    return True
+
+
+cdef _load_numpy():
+    global np, _NP_TYPES, _TYPE_NAMES, _ndarray, _empty, _DATA_AFTER_HEAD
+    import numpy
+    # Packed/opaque types map to their storage type or object.
+    _NP_TYPES = {
+        0: None, 1: numpy.float32, 2: numpy.int32, 3: numpy.uint8, 4: numpy.int64,
+        5: numpy.bytes_, 6: numpy.bool_, 7: numpy.int16, 8: numpy.complex64, 9: numpy.int8,
+        10: numpy.float16, 11: numpy.float64, 12: numpy.complex128, 13: numpy.uint64,
+        14: numpy.object_, 15: numpy.object_, 16: numpy.uint32, 17: numpy.uint16, 18: numpy.int8,
+        20: numpy.int8, 21: numpy.uint8, 22: numpy.int8, 23: numpy.int8,
+    }
+    _TYPE_NAMES = {}
+    cdef int ti
+    for ti in range(_NTYPES):
+        _SET_FORMAT[ti] = 0
+        _ITEMSIZE[ti] = 0
+    for ti, t in _NP_TYPES.items():
+        if t is not None and t is not numpy.object_ and t is not numpy.bytes_:
+            dt = numpy.dtype(t)
+            _COPY_DTYPES[ti] = dt
+            _ITEMSIZE[ti] = dt.itemsize
+            if dt.kind in "biuf":
+                _SET_FORMAT[ti] = ord(dt.char)
+            if ti < 18:  # the real types, not the packed ones sharing a dtype
+                _TYPE_NAMES[dt] = _s(TfLiteTypeGetName(ti))
+    _ndarray = numpy.ndarray
+    _empty = numpy.empty
+    _DATA_AFTER_HEAD = _probe_data_layout(numpy)
+    np = numpy
+
 
 _HELD_VIEW = ("There is at least 1 reference to internal data\n"
               "      in the interpreter in the form of a numpy array or slice. Be sure to\n"
               "      only hold the function returned from tensor() if you are using raw\n"
               "      data access.")
 
+
+def np_type(int ttype):
+    """The numpy type of a TfLiteType (None for NOTYPE and unknown codes)."""
+    if np is None:
+        _load_numpy()
+    return _NP_TYPES.get(ttype)
 
 cdef str _s(const char* c):
     return "" if c == NULL else c.decode("utf-8", "replace")
@@ -134,29 +174,30 @@ cdef class TensorBuffer:
         view.strides = NULL
         view.suboffsets = NULL
         view.internal = NULL
-        self.owner.exports += 1
+        self.owner._exports += 1
 
     def __releasebuffer__(self, Py_buffer* view):
-        self.owner.exports -= 1
+        self.owner._exports -= 1
 
 
 cdef class Interpreter:
     cdef tff_interpreter* it
     cdef object model_bytes  # model_content is used in place: keep it alive
-    cdef public int exports
+    cdef public int _exports
 
     def __cinit__(self):
         self.it = NULL
-        self.exports = 0
+        self._exports = 0
 
     def __dealloc__(self):
         if self.it != NULL:
             tff_interpreter_destroy(self.it)
             self.it = NULL
 
-    @staticmethod
-    def from_file(path, int numerics, int num_threads, bint preserve):
-        cdef Interpreter self = Interpreter.__new__(Interpreter)
+    def _open_file(self, path, int numerics, int num_threads, bint preserve):
+        self._check_unopened()
+        if np is None:
+            _load_numpy()
         cdef bytes p = path.encode("utf-8") if isinstance(path, str) else bytes(path)
         cdef char err[4096]
         err[0] = 0
@@ -164,11 +205,11 @@ cdef class Interpreter:
                                                               &self.it, err, sizeof(err))
         if st != TFF_OK:
             _raise(st, _s(err))
-        return self
 
-    @staticmethod
-    def from_bytes(bytes content, int numerics, int num_threads, bint preserve):
-        cdef Interpreter self = Interpreter.__new__(Interpreter)
+    def _open_bytes(self, bytes content, int numerics, int num_threads, bint preserve):
+        self._check_unopened()
+        if np is None:
+            _load_numpy()
         cdef char err[4096]
         err[0] = 0
         self.model_bytes = content
@@ -177,16 +218,27 @@ cdef class Interpreter:
                                                     num_threads, preserve, &self.it, err, sizeof(err))
         if st != TFF_OK:
             _raise(st, _s(err))
-        return self
+
+    cdef _check_unopened(self):
+        if self.it != NULL:
+            raise RuntimeError("the interpreter is already open")
+
+    def _close(self):
+        """Destroys the C interpreter now (the facade's __del__: before its delegates go)."""
+        if self.it != NULL:
+            tff_interpreter_destroy(self.it)
+            self.it = NULL
 
     cdef _fail(self, tff_status st):
         _raise(st, _s(tff_interpreter_error(self.it)))
 
     cdef _check_safe(self):
-        if self.exports > 0:
+        if self._exports > 0:
             raise RuntimeError(_HELD_VIEW)
 
     cdef int _sg(self, int subgraph) except -1:
+        if self.it == NULL:
+            raise ValueError("the interpreter has no model (Interpreter.__init__ did not run or failed)")
         cdef int n = tff_interpreter_num_subgraphs(self.it)
         if subgraph < 0 or subgraph >= n:
             raise ValueError("Invalid subgraph index %d exceeds max subgraph index %d" % (subgraph, n - 1))
@@ -199,37 +251,37 @@ cdef class Interpreter:
         return &ctx.tensors[index]
 
     # ---- graph ----
-    def num_subgraphs(self):
+    def _num_subgraphs(self):
         return tff_interpreter_num_subgraphs(self.it)
 
-    def num_tensors(self, int subgraph=0):
+    def _num_tensors(self, int subgraph=0):
         return tff_interpreter_context(self.it, self._sg(subgraph)).tensors_size
 
-    def inputs(self, int subgraph=0):
+    def _inputs(self, int subgraph=0):
         return [int(x) for x in _int_array(tff_subgraph_inputs(self.it, self._sg(subgraph)))]
 
-    def outputs(self, int subgraph=0):
+    def _outputs(self, int subgraph=0):
         return [int(x) for x in _int_array(tff_subgraph_outputs(self.it, self._sg(subgraph)))]
 
-    def allocate(self, int subgraph=0):
+    def _allocate(self, int subgraph=0):
         self._check_safe()
         cdef tff_status st = tff_interpreter_allocate(self.it, self._sg(subgraph))
         if st != TFF_OK:
             self._fail(st)
 
-    def is_allocated(self, int subgraph=0):
+    def _is_allocated(self, int subgraph=0):
         return bool(tff_interpreter_is_allocated(self.it, self._sg(subgraph)))
 
-    def invoke(self, int subgraph=0):
+    def invoke(self, int subgraph_index=0):
         self._check_safe()
-        cdef int sg = self._sg(subgraph)
+        cdef int sg = self._sg(subgraph_index)
         cdef tff_status st
         with nogil:
             st = tff_interpreter_invoke(self.it, sg)
         if st != TFF_OK:
             self._fail(st)
 
-    def resize_input(self, int index, dims, bint strict, int subgraph=0):
+    def _resize_input(self, int index, dims, bint strict, int subgraph=0):
         self._check_safe()
         self._sg(subgraph)
         cdef int rank = len(dims)
@@ -246,11 +298,11 @@ cdef class Interpreter:
             _raise(TFF_STATUS_PREPARE_FAILED if st == TFF_STATUS_INVALID_ARGUMENT else st,
                    _s(tff_interpreter_error(self.it)))
 
-    def reset_variables(self):
+    def _reset_variables(self):
         tff_interpreter_reset_variables(self.it)
 
     # ---- tensors ----
-    def tensor_info(self, int index, int subgraph=0):
+    def _tensor_info(self, int index, int subgraph=0):
         """(name, type, shape, shape_signature, (scale, zp), scales, zero_points,
         quantized_dimension, sparsity or None)."""
         cdef TfLiteTensor* t = self._tensor(index, subgraph)
@@ -294,11 +346,11 @@ cdef class Interpreter:
         out["dim_metadata"] = dims
         return out
 
-    def get_tensor(self, index, subgraph=0):
+    def get_tensor(self, tensor_index, subgraph_index=0):
         # Indices go through int() like the facade always did (int(2.0) works);
         # exact ints skip the call.
-        cdef int idx = index if type(index) is int else int(index)
-        cdef int sg = subgraph if type(subgraph) is int else int(subgraph)
+        cdef int idx = tensor_index if type(tensor_index) is int else int(tensor_index)
+        cdef int sg = subgraph_index if type(subgraph_index) is int else int(subgraph_index)
         cdef TfLiteTensor* t = self._tensor(idx, sg)
         dt = _COPY_DTYPES[t.type] if 0 <= t.type < _NTYPES else None
         if t.data.raw == NULL or dt is None:
@@ -314,6 +366,12 @@ cdef class Interpreter:
             Py_INCREF(d)
             PyTuple_SET_ITEM(shape, i, d)
         out = _empty(shape, dt)
+        cdef size_t nbytes = _ITEMSIZE[t.type]
+        for i in range(rank):
+            nbytes *= <size_t>t.dims.data[i]
+        if _DATA_AFTER_HEAD and nbytes == t.bytes:
+            memcpy(_array_data(out), t.data.raw, t.bytes)
+            return out
         cdef Py_buffer view
         PyObject_GetBuffer(out, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
         try:
@@ -324,7 +382,7 @@ cdef class Interpreter:
             PyBuffer_Release(&view)
         return out
 
-    def tensor_view(self, int index, int subgraph=0):
+    def _tensor_view(self, int index, int subgraph=0):
         cdef TfLiteTensor* t = self._tensor(index, subgraph)
         dt = _NP_TYPES.get(t.type)
         if t.data.raw == NULL:
@@ -364,9 +422,9 @@ cdef class Interpreter:
         PyBuffer_Release(&view)
         return ok
 
-    def set_tensor(self, index_, value, subgraph=0):
-        cdef int index = index_ if type(index_) is int else int(index_)
-        cdef int sg = subgraph if type(subgraph) is int else int(subgraph)
+    def set_tensor(self, tensor_index, value, subgraph_index=0):
+        cdef int index = tensor_index if type(tensor_index) is int else int(tensor_index)
+        cdef int sg = subgraph_index if type(subgraph_index) is int else int(subgraph_index)
         cdef TfLiteTensor* t = self._tensor(index, sg)
         if type(value) is _ndarray and self._set_fast(t, value):
             return
@@ -401,10 +459,10 @@ cdef class Interpreter:
             PyBuffer_Release(&view)
 
     # ---- nodes, signatures, plan ----
-    def num_nodes(self, int subgraph=0):
+    def _num_nodes(self, int subgraph=0):
         return tff_subgraph_num_nodes(self.it, self._sg(subgraph))
 
-    def node(self, int index, int subgraph=0):
+    def _node(self, int index, int subgraph=0):
         """(op_name, inputs, outputs, builtin_code, version, kernel): kernel is
         what the op's profiling_string names (the chosen ukernel) or ''."""
         cdef TfLiteNode* n
@@ -420,26 +478,26 @@ cdef class Interpreter:
             kernel = _s(r.profiling_string(tff_interpreter_context(self.it, sg), n))
         return (name, _int_array(n.inputs), _int_array(n.outputs), r.builtin_code, r.version, kernel)
 
-    def apply_delegate(self, size_t ptr, bint greedy=True, bint fuse=True):
+    def _apply_delegate(self, size_t ptr, bint greedy=True, bint fuse=True):
         """ModifyGraphWithDelegate on every subgraph (ptr: a TfLiteDelegate*)."""
         cdef tff_status st = tff_interpreter_apply_delegate(self.it, <void*>ptr, greedy, fuse)
         if st != TFF_OK:
             self._fail(st)
 
-    def set_profiling(self, bint on):
+    def _set_profiling(self, bint on):
         cdef tff_status st = tff_interpreter_set_profiling(self.it, on)
         if st != TFF_OK:
             _raise(st, "out of memory")
 
-    def profile(self, int subgraph=0):
+    def _profile(self, int subgraph=0):
         """[(node, op_name, total_ns, count)] for nodes that ran, timed in C."""
         cdef const uint64_t* ns = NULL
         cdef const uint64_t* count = NULL
         cdef int n = tff_interpreter_profile(self.it, self._sg(subgraph), &ns, &count)
         cdef int i
-        return [(i, self.node(i, subgraph)[0], ns[i], count[i]) for i in range(n) if count[i] > 0]
+        return [(i, self._node(i, subgraph)[0], ns[i], count[i]) for i in range(n) if count[i] > 0]
 
-    def signatures(self):
+    def _signatures(self):
         cdef const tff_model* m = tff_interpreter_model(self.it)
         cdef int i, k
         out = []
@@ -450,7 +508,7 @@ cdef class Interpreter:
             out.append((_s(s.key), s.subgraph, ins, outs))
         return out
 
-    def metadata(self):
+    def _metadata(self):
         cdef const tff_model* m = tff_interpreter_model(self.it)
         cdef int i
         out = {}
@@ -461,10 +519,10 @@ cdef class Interpreter:
             out[_s(m.metadata[i].name)] = data
         return out
 
-    def arena_bytes(self, int subgraph=0):
+    def _arena_bytes(self, int subgraph=0):
         return tff_interpreter_arena_bytes(self.it, self._sg(subgraph))
 
-    def memory_plan(self, int subgraph=0):
+    def _memory_plan(self, int subgraph=0):
         cdef int n = 0, i
         cdef const tff_plan_entry* e = tff_interpreter_memory_plan(self.it, self._sg(subgraph), &n)
         return [{"tensor": e[i].tensor, "offset": e[i].offset, "size": e[i].size,

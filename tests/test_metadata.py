@@ -227,7 +227,7 @@ def test_model_with_files_still_runs(model_with_metadata):
     it.set_tensor(it.get_input_details()[0]["index"], x)
     it.invoke()
     np.testing.assert_array_equal(it.get_tensor(it.get_output_details()[0]["index"]), x.reshape(1, 48))
-    assert "TFLITE_METADATA" in it._interpreter.metadata()
+    assert "TFLITE_METADATA" in it._interpreter._metadata()
 
 
 def test_no_metadata():

@@ -218,22 +218,18 @@ class _Progress:
 # bench
 # ---------------------------------------------------------------------------
 
-PROFILING_UNAVAILABLE = ("per-op profiling is not available in this build of tflite_fast "
-                         "(its C core has no per-node timers: _core.Interpreter.set_profiling/profile)")
-
-
 def _kernel(core, node):
     """The ukernel a node chose (node()'s 6th field, when the core reports it)."""
-    info = core.node(node)
+    info = core._node(node)
     return info[5] if len(info) > 5 else ""
 
 
 def _profile_rows(core):
-    """Per-node rows of subgraph 0 from core.profile(): (node_index, op_name,
+    """Per-node rows of subgraph 0 from core._profile(): (node_index, op_name,
     total_ns, count) counted since set_profiling(True). Nodes of control-flow
     bodies are inside their WHILE/IF node's time."""
     rows = []
-    for r in core.profile():
+    for r in core._profile():
         node, op, total_ns, count = int(r[0]), r[1], int(r[2]), int(r[3])
         kernel = _kernel(core, node)
         rows.append({"node": node, "op": op, "kernel": kernel, "total_ns": total_ns, "count": count})
@@ -289,11 +285,9 @@ def cmd_bench(args):
             r.round_trip()
 
     core = ours.it._interpreter
-    profiling = args.enable_op_profiling and hasattr(core, "set_profiling") and hasattr(core, "profile")
-    if args.enable_op_profiling and not profiling:
-        print("tflite-fast: " + PROFILING_UNAVAILABLE, file=sys.stderr)
+    profiling = args.enable_op_profiling
     if profiling:
-        core.set_profiling(True)  # resets the counters
+        core._set_profiling(True)  # resets the counters
 
     bar = _Progress(args.num_runs, args.progress)
     for k in range(args.num_runs):
@@ -307,7 +301,7 @@ def cmd_bench(args):
     profile = None
     if profiling:
         profile = _profile_rows(core)
-        core.set_profiling(False)
+        core._set_profiling(False)
 
     cur, peak = _rss_bytes()
     report = {
@@ -332,9 +326,7 @@ def cmd_bench(args):
         report["speedup"] = (report["runtimes"][args.compare]["round_trip_ms"]["median"]
                              / max(1e-12, report["runtimes"]["tflite_fast"]["round_trip_ms"]["median"]))
     if args.enable_op_profiling:
-        report["op_profile"] = profile if profiling else None
-        if not profiling:
-            report["op_profile_error"] = PROFILING_UNAVAILABLE
+        report["op_profile"] = profile
 
     if args.json:
         print(json.dumps(report, indent=2))
@@ -481,8 +473,8 @@ def _quant_text(scales, zero_points, qdim):
 
 
 def _tensor_json(core, index, subgraph=0):
-    name, ttype, shape, sig, _, scales, zps, qdim, _ = core.tensor_info(index, subgraph)
-    dt = _core._NP_TYPES.get(ttype)
+    name, ttype, shape, sig, _, scales, zps, qdim, _ = core._tensor_info(index, subgraph)
+    dt = _core.np_type(ttype)
     return {"index": int(index), "name": name,
             "dtype": np.dtype(dt).name if dt is not None else "type %d" % ttype,
             "shape": [int(x) for x in shape], "shape_signature": [int(x) for x in sig],
@@ -507,12 +499,12 @@ def _support(core, nsub):
     has_query = hasattr(core, "node_supported")
     out = []
     for s in range(nsub):
-        n = core.num_nodes(s)
-        codes = [core.node(i, s)[3] for i in range(n)]
+        n = core._num_nodes(s)
+        codes = [core._node(i, s)[3] for i in range(n)]
         status = [("yes" if core.node_supported(i, s) else "no", "") if has_query else ("?", "")
                   for i in range(n)]
         try:
-            core.allocate(s)
+            core._allocate(s)
             failed, msg = None, ""
         except (RuntimeError, ValueError, MemoryError) as e:
             msg = str(e)
@@ -548,30 +540,30 @@ def _failed_node(msg):
 def _inspect_data(path):
     it = Interpreter(model_path=path)
     core = it._interpreter
-    nsub = core.num_subgraphs()
+    nsub = core._num_subgraphs()
     support = _support(core, nsub)
     data = {"model": os.path.abspath(path), "size_bytes": os.path.getsize(path),
-            "inputs": [_tensor_json(core, i) for i in core.inputs(0)],
-            "outputs": [_tensor_json(core, i) for i in core.outputs(0)],
+            "inputs": [_tensor_json(core, i) for i in core._inputs(0)],
+            "outputs": [_tensor_json(core, i) for i in core._outputs(0)],
             "signatures": [{"key": k, "subgraph": sg, "inputs": dict(ins), "outputs": dict(outs)}
-                           for k, sg, ins, outs in core.signatures()],
+                           for k, sg, ins, outs in core._signatures()],
             "subgraphs": []}
     for s in range(nsub):
         ops = []
-        for i in range(core.num_nodes(s)):
-            info = core.node(i, s)
+        for i in range(core._num_nodes(s)):
+            info = core._node(i, s)
             name, ins, outs, code, version = info[:5]
             ops.append({"index": i, "op": name, "builtin_code": int(code), "version": int(version),
                         "inputs": [int(x) for x in ins], "outputs": [int(x) for x in outs],
                         "kernel": info[5] if len(info) > 5 else "", "supported": support[s][i][0],
                         "error": support[s][i][1]})
-        sub = {"index": s, "inputs": core.inputs(s), "outputs": core.outputs(s),
-               "num_tensors": core.num_tensors(s), "ops": ops, "allocated": core.is_allocated(s)}
-        if core.is_allocated(s):
-            plan = core.memory_plan(s)
+        sub = {"index": s, "inputs": core._inputs(s), "outputs": core._outputs(s),
+               "num_tensors": core._num_tensors(s), "ops": ops, "allocated": core._is_allocated(s)}
+        if core._is_allocated(s):
+            plan = core._memory_plan(s)
             for e in plan:
-                e["name"] = core.tensor_info(e["tensor"], s)[0]
-            sub["arena_bytes"] = int(core.arena_bytes(s))
+                e["name"] = core._tensor_info(e["tensor"], s)[0]
+            sub["arena_bytes"] = int(core._arena_bytes(s))
             sub["memory_plan"] = plan
             sub["tensor_bytes_total"] = int(sum(e["size"] for e in plan))
         data["subgraphs"].append(sub)
@@ -688,12 +680,12 @@ def _write_dot(data, core, path):
     lines = ["digraph tflite {", "  rankdir=TB;", '  node [fontname="Helvetica", fontsize=10];',
              '  edge [fontname="Helvetica", fontsize=8];']
     for t in sub["inputs"]:
-        lines.append("  t%d [shape=ellipse, label=%s];" % (t, _dot_quote("input %s" % core.tensor_info(t, 0)[0])))
+        lines.append("  t%d [shape=ellipse, label=%s];" % (t, _dot_quote("input %s" % core._tensor_info(t, 0)[0])))
     for t in sub["outputs"]:
-        lines.append("  o%d [shape=ellipse, label=%s];" % (t, _dot_quote("output %s" % core.tensor_info(t, 0)[0])))
+        lines.append("  o%d [shape=ellipse, label=%s];" % (t, _dot_quote("output %s" % core._tensor_info(t, 0)[0])))
 
     def edge_label(t):
-        info = core.tensor_info(t, 0)
+        info = core._tensor_info(t, 0)
         return _dot_quote("%s %s" % (info[0][:32], [int(x) for x in info[2]]))
 
     for o in sub["ops"]:

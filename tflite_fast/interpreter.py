@@ -4,15 +4,11 @@ Every method is a thin shim over tflite_fast._core (the Cython boundary);
 invoke() is one C call that runs the whole plan with the GIL released.
 Differences from tflite_runtime are deliberate and listed in README.md.
 """
-import ctypes
 import enum
 import os
-import platform
 import sys
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence
-
-import numpy as np
 
 from . import _core
 
@@ -41,6 +37,9 @@ class Delegate:
     """An external delegate library (tflite_plugin_create_delegate ABI)."""
 
     def __init__(self, library, options=None):
+        import ctypes  # only delegates need it: kept off the import path
+        import platform
+
         if platform.python_implementation() != "CPython":
             raise RuntimeError("Delegates are currently only supported into CPython"
                                "due to missing immediate reference counting.")
@@ -86,8 +85,8 @@ def load_delegate(library, options=None):
 
 
 def _details(core, index: int, subgraph: int = 0) -> Dict[str, Any]:
-    name, ttype, shape, sig, quant, scales, zps, qdim, sparsity = core.tensor_info(index, subgraph)
-    dtype = _core._NP_TYPES.get(ttype)
+    name, ttype, shape, sig, quant, scales, zps, qdim, sparsity = core._tensor_info(index, subgraph)
+    dtype = _core.np_type(ttype)
     if dtype is None:
         raise ValueError("Tensor %d has no type" % index)
     return {
@@ -103,8 +102,15 @@ def _details(core, index: int, subgraph: int = 0) -> Dict[str, Any]:
     }
 
 
-class Interpreter:
-    """Interpreter(model_path=None, model_content=None, ...) as in ai_edge_litert 2.3."""
+class Interpreter(_core.Interpreter):
+    """Interpreter(model_path=None, model_content=None, ...) as in ai_edge_litert 2.3.
+
+    A subclass of the Cython core, so the round trip (set_tensor, invoke,
+    get_tensor) is one C-level method call each, with no Python frame between."""
+
+    # Older code (and SignatureRunner) reach the core as `_interpreter`: it is
+    # this object (a property, not an attribute, to avoid a reference cycle).
+    _interpreter = property(lambda self: self)
 
     def __init__(self, model_path=None, model_content=None, experimental_delegates=None,
                  num_threads=None, experimental_op_resolver_type=OpResolverType.AUTO,
@@ -132,12 +138,12 @@ class Interpreter:
         threads = int(num_threads or 1)
         preserve = bool(experimental_preserve_all_tensors)
         if model_path and not model_content:
-            self._interpreter = _core.Interpreter.from_file(os.fspath(model_path), numerics, threads, preserve)
+            self._open_file(os.fspath(model_path), numerics, threads, preserve)
         elif model_content and not model_path:
             if not isinstance(model_content, bytes):
                 model_content = bytes(model_content)
             self._model_content = model_content
-            self._interpreter = _core.Interpreter.from_bytes(model_content, numerics, threads, preserve)
+            self._open_bytes(model_content, numerics, threads, preserve)
         elif not model_path and not model_content:
             raise ValueError("`model_path` or `model_content` must be specified.")
         else:
@@ -145,38 +151,35 @@ class Interpreter:
         # Applied in list order; kept so they outlive the interpreter (__del__).
         self._delegates = list(experimental_delegates or [])
         for delegate in self._delegates:
-            self._interpreter.apply_delegate(delegate._get_native_delegate_pointer(),
+            self._interpreter._apply_delegate(delegate._get_native_delegate_pointer(),
                                              not experimental_disable_delegate_clustering,
                                              not experimental_disable_delegate_node_fusion)
         self._signature_defs = self.get_signature_list()
 
     def __del__(self):
-        self._interpreter = None
+        self._close()  # the C interpreter goes before the delegates it uses
         self._delegates = None
 
     # -- lifecycle --
     def allocate_tensors(self):
-        self._interpreter.allocate(0)
-
-    def invoke(self):
-        self._interpreter.invoke(0)
+        self._interpreter._allocate(0)
 
     def _ensure_safe(self):
-        if self._interpreter.exports > 0:
+        if self._interpreter._exports > 0:
             raise RuntimeError(_core._HELD_VIEW)
 
     def _safe_to_run(self):
-        return self._interpreter.exports == 0
+        return self._interpreter._exports == 0
 
     # -- details --
     def _get_tensor_details(self, tensor_index, subgraph_index):
         return _details(self._interpreter, int(tensor_index), int(subgraph_index))
 
     def get_input_details(self):
-        return [_details(self._interpreter, i) for i in self._interpreter.inputs(0)]
+        return [_details(self._interpreter, i) for i in self._interpreter._inputs(0)]
 
     def get_output_details(self):
-        return [_details(self._interpreter, i) for i in self._interpreter.outputs(0)]
+        return [_details(self._interpreter, i) for i in self._interpreter._outputs(0)]
 
     def get_tensor_details(self, subgraph_index=0):
         n = self.num_subgraphs()
@@ -184,7 +187,7 @@ class Interpreter:
             raise ValueError("subgraph_index is out of range: {} for the model, which has {} subgraphs."
                              .format(subgraph_index, n))
         out = []
-        for i in range(self._interpreter.num_tensors(subgraph_index)):
+        for i in range(self._interpreter._num_tensors(subgraph_index)):
             try:
                 out.append(_details(self._interpreter, i, subgraph_index))
             except ValueError:
@@ -192,37 +195,33 @@ class Interpreter:
         return out
 
     def num_subgraphs(self):
-        return self._interpreter.num_subgraphs()
+        return self._interpreter._num_subgraphs()
 
     # -- tensors --
     # The core converts indices with int(), as these shims used to.
-    def set_tensor(self, tensor_index, value):
-        self._interpreter.set_tensor(tensor_index, value, 0)
-
-    def get_tensor(self, tensor_index, subgraph_index=0):
-        return self._interpreter.get_tensor(tensor_index, subgraph_index)
-
     def tensor(self, tensor_index):
         core = self._interpreter
-        return lambda: core.tensor_view(int(tensor_index), 0)
+        return lambda: core._tensor_view(int(tensor_index), 0)
 
     def resize_tensor_input(self, input_index, tensor_size, strict=False):
         self._ensure_safe()
+        import numpy as np  # loaded by the interpreter already
+
         dims = np.array(tensor_size, dtype=np.int32).reshape(-1).tolist()
-        self._interpreter.resize_input(int(input_index), dims, bool(strict), 0)
+        self._interpreter._resize_input(int(input_index), dims, bool(strict), 0)
 
     def reset_all_variables(self):
-        self._interpreter.reset_variables()
+        self._interpreter._reset_variables()
 
     # -- ops --
     def _get_op_details(self, op_index):
         core = self._interpreter
-        if not 0 <= op_index < core.num_nodes(0):
+        if not 0 <= op_index < core._num_nodes(0):
             raise ValueError("Invalid node index")
-        name, inputs, outputs, _, _, kernel = core.node(int(op_index), 0)
+        name, inputs, outputs, _, _, kernel = core._node(int(op_index), 0)
 
         def types(idx):
-            return [_core._NP_TYPES.get(core.tensor_info(int(i), 0)[1]) for i in idx if i >= 0]
+            return [_core.np_type(core._tensor_info(int(i), 0)[1]) for i in idx if i >= 0]
 
         details = {"index": op_index, "op_name": name, "inputs": inputs, "outputs": outputs,
                    "operand_types": types(inputs), "result_types": types(outputs)}
@@ -231,16 +230,16 @@ class Interpreter:
         return details
 
     def _get_ops_details(self):
-        return [self._get_op_details(i) for i in range(self._interpreter.num_nodes(0))]
+        return [self._get_op_details(i) for i in range(self._interpreter._num_nodes(0))]
 
     # -- signatures --
     def _get_full_signature_list(self):
         return {key: {"inputs": dict(ins), "outputs": dict(outs)}
-                for key, _, ins, outs in self._interpreter.signatures()}
+                for key, _, ins, outs in self._interpreter._signatures()}
 
     def get_signature_list(self):
         return {key: {"inputs": [n for n, _ in ins], "outputs": [n for n, _ in outs]}
-                for key, _, ins, outs in self._interpreter.signatures()}
+                for key, _, ins, outs in self._interpreter._signatures()}
 
     def get_signature_runner(self, signature_key=None):
         if signature_key is None:
@@ -255,11 +254,11 @@ class Interpreter:
     @property
     def arena_bytes(self) -> int:
         """Size of the activation arena planned by the last allocate_tensors()."""
-        return int(self._interpreter.arena_bytes(0))
+        return int(self._interpreter._arena_bytes(0))
 
     def memory_plan(self) -> List[Dict[str, int]]:
         """Per planned tensor: tensor, offset, size, first_step, last_step."""
-        return self._interpreter.memory_plan(0)
+        return self._interpreter._memory_plan(0)
 
     def _native_handle(self):
         return id(self._interpreter)
@@ -282,7 +281,7 @@ class SignatureRunner:
             raise ValueError("None signature_key provided.")
         self._interpreter = interpreter
         self._signature_key = signature_key
-        for key, subgraph, ins, outs in interpreter._interpreter.signatures():
+        for key, subgraph, ins, outs in interpreter._interpreter._signatures():
             if key == signature_key:
                 self._subgraph_index = subgraph
                 self._inputs = ins
@@ -301,8 +300,8 @@ class SignatureRunner:
         for name, value in kwargs.items():
             if name not in index:
                 raise ValueError("Invalid Input name ({}) for SignatureDef".format(name))
-            core.resize_input(index[name], list(value.shape), False, sg)
-        core.allocate(sg)
+            core._resize_input(index[name], list(value.shape), False, sg)
+        core._allocate(sg)
         for name, value in kwargs.items():
             core.set_tensor(index[name], value, sg)
         core.invoke(sg)
