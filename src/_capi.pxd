@@ -48,7 +48,14 @@ cdef extern from "tflite_fast/common.h" nogil:
     ctypedef struct TfLiteNode:
         TfLiteIntArray* inputs
         TfLiteIntArray* outputs
+        void* user_data
+        const void* custom_initial_data
+        int custom_initial_data_size
     ctypedef struct TfLiteRegistration:
+        void* (*init)(TfLiteContext* context, const char* buffer, size_t length)
+        void (*free)(TfLiteContext* context, void* buffer)
+        TfLiteStatus (*prepare)(TfLiteContext* context, TfLiteNode* node)
+        TfLiteStatus (*invoke)(TfLiteContext* context, TfLiteNode* node)
         const char* (*profiling_string)(const TfLiteContext* context, const TfLiteNode* node)
         int32_t builtin_code
         const char* custom_name
@@ -56,11 +63,16 @@ cdef extern from "tflite_fast/common.h" nogil:
     ctypedef struct TfLiteContext:
         size_t tensors_size
         TfLiteTensor* tensors
+        TfLiteStatus (*ResizeTensor)(TfLiteContext* ctx, TfLiteTensor* tensor, TfLiteIntArray* new_size)
+        void (*ReportError)(TfLiteContext* ctx, const char* format, ...)
+    TfLiteIntArray* TfLiteIntArrayCreate(int size)
+    TfLiteStatus kTfLiteError
     const char* TfLiteTypeGetName(int type)
     int kTfLiteAffineQuantization
     int kTfLiteMmapRo
 
 cdef extern from "tflite_fast/builtin_ops.h" nogil:
+    int kTfLiteBuiltinCustom
     const char* tff_builtin_name(int code)
 
 cdef extern from "tflite_fast/status.h" nogil:
@@ -117,6 +129,8 @@ cdef extern from "interpreter.h" nogil:
                                                 int preserve_all_tensors, tff_interpreter** out,
                                                 char* err, size_t err_size)
     void tff_interpreter_destroy(tff_interpreter* it)
+    int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
+                                        const TfLiteRegistration* reg)
     const char* tff_interpreter_error(const tff_interpreter* it)
     const tff_model* tff_interpreter_model(const tff_interpreter* it)
     int tff_interpreter_num_subgraphs(const tff_interpreter* it)

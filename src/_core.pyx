@@ -8,11 +8,11 @@ build works with numpy 1.x and 2.x.
 from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.object cimport PyObject
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_DECREF, Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset, strcmp
 
 from _capi cimport *
 
@@ -145,6 +145,39 @@ cdef object _int_array(const TfLiteIntArray* a):
     cdef int i
     for i in range(a.size):
         out[i] = a.data[i]
+    return out
+
+
+cdef object _copy_out(TfLiteTensor* t, int idx):
+    """A fresh numpy array holding a copy of tensor t (index idx, for messages)."""
+    dt = _COPY_DTYPES[t.type] if 0 <= t.type < _NTYPES else None
+    if t.data.raw == NULL or dt is None:
+        if t.data.raw == NULL:
+            raise ValueError("Tensor data is null. Run allocate_tensors() first")
+        raise ValueError("Cannot read tensor %d of type %s" % (idx, _s(TfLiteTypeGetName(t.type))))
+    cdef int rank = t.dims.size if t.dims != NULL else 0
+    cdef int i
+    cdef object d  # an object: SET_ITEM steals the reference INCREF adds
+    shape = PyTuple_New(rank)
+    for i in range(rank):
+        d = t.dims.data[i]
+        Py_INCREF(d)
+        PyTuple_SET_ITEM(shape, i, d)
+    out = _empty(shape, dt)
+    cdef size_t nbytes = _ITEMSIZE[t.type]
+    for i in range(rank):
+        nbytes *= <size_t>t.dims.data[i]
+    if _DATA_AFTER_HEAD and nbytes == t.bytes:
+        memcpy(_array_data(out), t.data.raw, t.bytes)
+        return out
+    cdef Py_buffer view
+    PyObject_GetBuffer(out, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
+    try:
+        if <size_t>view.len != t.bytes:
+            raise ValueError("Tensor %d holds %d bytes, expected %d" % (idx, t.bytes, view.len))
+        memcpy(view.buf, t.data.raw, t.bytes)
+    finally:
+        PyBuffer_Release(&view)
     return out
 
 
@@ -352,35 +385,7 @@ cdef class Interpreter:
         cdef int idx = tensor_index if type(tensor_index) is int else int(tensor_index)
         cdef int sg = subgraph_index if type(subgraph_index) is int else int(subgraph_index)
         cdef TfLiteTensor* t = self._tensor(idx, sg)
-        dt = _COPY_DTYPES[t.type] if 0 <= t.type < _NTYPES else None
-        if t.data.raw == NULL or dt is None:
-            if t.data.raw == NULL:
-                raise ValueError("Tensor data is null. Run allocate_tensors() first")
-            raise ValueError("Cannot read tensor %d of type %s" % (idx, _s(TfLiteTypeGetName(t.type))))
-        cdef int rank = t.dims.size if t.dims != NULL else 0
-        cdef int i
-        cdef object d  # an object: SET_ITEM steals the reference INCREF adds
-        shape = PyTuple_New(rank)
-        for i in range(rank):
-            d = t.dims.data[i]
-            Py_INCREF(d)
-            PyTuple_SET_ITEM(shape, i, d)
-        out = _empty(shape, dt)
-        cdef size_t nbytes = _ITEMSIZE[t.type]
-        for i in range(rank):
-            nbytes *= <size_t>t.dims.data[i]
-        if _DATA_AFTER_HEAD and nbytes == t.bytes:
-            memcpy(_array_data(out), t.data.raw, t.bytes)
-            return out
-        cdef Py_buffer view
-        PyObject_GetBuffer(out, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
-        try:
-            if <size_t>view.len != t.bytes:
-                raise ValueError("Tensor %d holds %d bytes, expected %d" % (idx, t.bytes, view.len))
-            memcpy(view.buf, t.data.raw, t.bytes)
-        finally:
-            PyBuffer_Release(&view)
-        return out
+        return _copy_out(t, idx)
 
     def _tensor_view(self, int index, int subgraph=0):
         cdef TfLiteTensor* t = self._tensor(index, subgraph)
@@ -458,6 +463,50 @@ cdef class Interpreter:
         finally:
             PyBuffer_Release(&view)
 
+    # ---- custom ops (InterpreterWithCustomOps) ----
+    def _register_custom_c(self, name, size_t registration):
+        """Resolves custom op `name` (None: the registration's custom_name) to
+        the TfLiteRegistration at address `registration`; returns its nodes."""
+        cdef const TfLiteRegistration* reg = <const TfLiteRegistration*>registration
+        if reg == NULL:
+            raise ValueError("custom op registration is NULL")
+        if name is None:
+            if reg.custom_name == NULL:
+                raise ValueError("the registration has no custom_name: name the op, as "
+                                 "'NAME=path/to/lib.so:symbol'")
+            name = _s(reg.custom_name)
+        cdef bytes b = name.encode("utf-8")
+        cdef int n = tff_interpreter_register_custom(self.it, b, reg)
+        if n < 0:
+            raise ValueError(_s(tff_interpreter_error(self.it)))
+        return n
+
+    def _register_custom_py(self, str name, factory):
+        """Resolves custom op `name` to Python: factory(custom_options: bytes)
+        makes each node's op object (invoke(*inputs), optional prepare)."""
+        cdef bytes b = name.encode("utf-8")
+        cdef int n = tff_interpreter_register_custom(self.it, b, &_PY_REG)
+        if n < 0:
+            raise ValueError(_s(tff_interpreter_error(self.it)))
+        cdef TfLiteNode* node
+        cdef TfLiteRegistration* reg
+        cdef int s, i
+        for s in range(tff_interpreter_num_subgraphs(self.it)):
+            for i in range(tff_subgraph_num_nodes(self.it, s)):
+                if tff_subgraph_node(self.it, s, i, &node, &reg) != kTfLiteOk:
+                    continue
+                if (reg.invoke != _PY_REG.invoke or reg.custom_name == NULL
+                        or strcmp(reg.custom_name, b) != 0 or node.user_data != NULL):
+                    continue
+                op = factory((<const char*>node.custom_initial_data)[:node.custom_initial_data_size]
+                             if node.custom_initial_data != NULL else b"")
+                if not callable(getattr(op, "invoke", None)):
+                    raise ValueError("custom op %s: the factory must return an object with an "
+                                     "invoke(*inputs) method, got %r" % (name, op))
+                Py_INCREF(op)
+                node.user_data = <void*>op
+        return n
+
     # ---- nodes, signatures, plan ----
     def _num_nodes(self, int subgraph=0):
         return tff_subgraph_num_nodes(self.it, self._sg(subgraph))
@@ -527,3 +576,98 @@ cdef class Interpreter:
         cdef const tff_plan_entry* e = tff_interpreter_memory_plan(self.it, self._sg(subgraph), &n)
         return [{"tensor": e[i].tensor, "offset": e[i].offset, "size": e[i].size,
                  "first_step": e[i].first_step, "last_step": e[i].last_step} for i in range(n)]
+
+
+# ---- custom ops implemented in Python ----
+# One registration serves every Python op: each node's user_data is its op
+# object (a strong reference), made by the factory given to add_custom.
+# invoke runs with the GIL (taken here; invoke() released it): Python custom
+# ops are the one place Python runs inside invoke, by the user's choice.
+
+cdef TfLiteStatus _py_fail(TfLiteContext* ctx, TfLiteNode* node, str what, e) noexcept:
+    msg = ("Python custom op %s: %s: %s" % (what, type(e).__name__, e)).encode("utf-8", "replace")
+    ctx.ReportError(ctx, "%s", <const char*>msg)
+    return kTfLiteError
+
+
+cdef TfLiteStatus _py_prepare(TfLiteContext* ctx, TfLiteNode* node) noexcept with gil:
+    if node.user_data == NULL:  # its factory failed at registration
+        ctx.ReportError(ctx, "Python custom op: no op object")
+        return kTfLiteError
+    op = <object>node.user_data
+    cdef TfLiteTensor* t
+    cdef TfLiteIntArray* dims
+    try:
+        prepare = getattr(op, "prepare", None)
+        if prepare is None:
+            return kTfLiteOk
+        ins = []
+        for k in range(node.inputs.size):
+            if node.inputs.data[k] < 0:
+                ins.append(None)
+                continue
+            t = &ctx.tensors[node.inputs.data[k]]
+            ins.append((tuple([t.dims.data[i] for i in range(t.dims.size)]), np_type(t.type)))
+        shapes = prepare(ins)
+        if shapes is None:
+            return kTfLiteOk
+        shapes = list(shapes)
+        if len(shapes) != node.outputs.size:
+            raise ValueError("prepare returned %d shapes for %d outputs" % (len(shapes), node.outputs.size))
+        for k, shape in enumerate(shapes):
+            shape = [int(d) for d in shape]
+            if any(d < 0 for d in shape):
+                raise ValueError("output %d: negative dimension in %s" % (k, shape))
+            dims = TfLiteIntArrayCreate(len(shape))
+            if dims == NULL:
+                raise MemoryError()
+            for i, d in enumerate(shape):
+                dims.data[i] = d
+            if ctx.ResizeTensor(ctx, &ctx.tensors[node.outputs.data[k]], dims) != kTfLiteOk:
+                raise ValueError("output %d: cannot resize to %s" % (k, shape))
+        return kTfLiteOk
+    except Exception as e:
+        return _py_fail(ctx, node, "prepare", e)
+
+
+cdef TfLiteStatus _py_invoke(TfLiteContext* ctx, TfLiteNode* node) noexcept with gil:
+    if node.user_data == NULL:  # its factory failed at registration
+        ctx.ReportError(ctx, "Python custom op: no op object")
+        return kTfLiteError
+    op = <object>node.user_data
+    cdef TfLiteTensor* t
+    cdef Py_buffer view
+    try:
+        ins = [None if node.inputs.data[k] < 0 else _copy_out(&ctx.tensors[node.inputs.data[k]], node.inputs.data[k])
+               for k in range(node.inputs.size)]
+        outs = op.invoke(*ins)
+        if node.outputs.size == 1 and not isinstance(outs, (tuple, list)):
+            outs = (outs,)
+        if len(outs) != node.outputs.size:
+            raise ValueError("invoke returned %d values for %d outputs" % (len(outs), node.outputs.size))
+        for k, value in enumerate(outs):
+            t = &ctx.tensors[node.outputs.data[k]]
+            arr = np.ascontiguousarray(value)
+            want = tuple([t.dims.data[i] for i in range(t.dims.size)])
+            if arr.dtype != np_type(t.type) or arr.shape != want:
+                raise ValueError("output %d must be %s %s (no implicit conversion), got %s %s"
+                                 % (k, np.dtype(np_type(t.type)).name, want, arr.dtype.name, arr.shape))
+            PyObject_GetBuffer(arr, &view, PyBUF_ANY_CONTIGUOUS)
+            try:
+                memcpy(t.data.raw, view.buf, t.bytes)
+            finally:
+                PyBuffer_Release(&view)
+        return kTfLiteOk
+    except Exception as e:
+        return _py_fail(ctx, node, "invoke", e)
+
+
+cdef void _py_free(TfLiteContext* ctx, void* buffer) noexcept with gil:
+    Py_DECREF(<object>buffer)
+
+
+cdef TfLiteRegistration _PY_REG
+memset(&_PY_REG, 0, sizeof(_PY_REG))
+_PY_REG.prepare = _py_prepare
+_PY_REG.invoke = _py_invoke
+_PY_REG.free = _py_free

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from . import _core
 
-__all__ = ["Interpreter", "InterpreterWithCustomOps", "SignatureRunner", "OpResolverType",
+__all__ = ["Interpreter", "InterpreterWithCustomOps", "CustomOpResolver", "SignatureRunner", "OpResolverType",
            "load_delegate", "Delegate"]
 
 
@@ -148,6 +148,7 @@ class Interpreter(_core.Interpreter):
             raise ValueError("`model_path` or `model_content` must be specified.")
         else:
             raise ValueError("Can't both provide `model_path` and `model_content`")
+        self._add_custom_ops()  # before delegates: they must see resolved nodes
         # Applied in list order; kept so they outlive the interpreter (__del__).
         self._delegates = list(experimental_delegates or [])
         for delegate in self._delegates:
@@ -155,6 +156,9 @@ class Interpreter(_core.Interpreter):
                                              not experimental_disable_delegate_clustering,
                                              not experimental_disable_delegate_node_fusion)
         self._signature_defs = self.get_signature_list()
+
+    def _add_custom_ops(self):
+        """InterpreterWithCustomOps resolves its custom ops here."""
 
     def __del__(self):
         self._close()  # the C interpreter goes before the delegates it uses
@@ -264,11 +268,76 @@ class Interpreter(_core.Interpreter):
         return id(self._interpreter)
 
 
+class CustomOpResolver:
+    """What a Python registerer receives: add_custom(name, op) where op is the
+    address (int) of a C TfLiteRegistration, or a Python factory called with
+    the node's custom options (bytes) that returns an object with
+    invoke(*inputs) -> output array(s) and optionally prepare(inputs) ->
+    output shapes (inputs are (shape, dtype) pairs; None keeps the model's)."""
+
+    def __init__(self):
+        self.ops = []
+
+    def add_custom(self, name: str, op) -> None:
+        if not isinstance(name, str) or not name:
+            raise ValueError("custom op name must be a non-empty str, got %r" % (name,))
+        if not isinstance(op, int) and not callable(op):
+            raise ValueError("custom op %s: expected a registration address (int) or a factory, "
+                             "got %r" % (name, op))
+        self.ops.append((name, op))
+
+
+def _load_registerer(spec: str):
+    """'[NAME=]path/to/lib.so:symbol' -> (NAME or None, registration address).
+    symbol is `const TfLiteRegistration* symbol(void)`."""
+    import ctypes
+
+    name, _, target = spec.rpartition("=") if "=" in spec.split(":", 1)[0] else (None, "", spec)
+    path, sep, symbol = target.rpartition(":")
+    if not sep or not path or not symbol:
+        raise ValueError("custom op registerer %r: tflite_fast takes '[NAME=]path/to/lib.so:symbol' "
+                         "(a C function returning a TfLiteRegistration*) or a Python callable; "
+                         "C++ op-resolver registerers are not supported" % spec)
+    try:
+        lib = ctypes.CDLL(path)
+        fn = getattr(lib, symbol)
+    except (OSError, AttributeError) as e:
+        raise ValueError("custom op registerer %r: %s" % (spec, e)) from None
+    fn.restype, fn.argtypes = ctypes.c_void_p, []
+    address = fn()
+    if not address:
+        raise ValueError("custom op registerer %r returned NULL" % spec)
+    return name or None, address, lib
+
+
 class InterpreterWithCustomOps(Interpreter):
+    """Interpreter(...) plus custom ops. Each registerer is either a string
+    '[NAME=]path/to/lib.so:symbol' naming a C function that returns a
+    TfLiteRegistration* (NAME defaults to the registration's custom_name), or
+    a Python callable taking a CustomOpResolver."""
+
     def __init__(self, custom_op_registerers=None, **kwargs):
-        if custom_op_registerers:
-            raise ValueError("Custom op registerers are not supported yet by tflite_fast.")
+        self._custom_op_registerers = list(custom_op_registerers or [])
+        self._custom_libs = []  # the loaded libraries live as long as the interpreter
         super().__init__(**kwargs)
+
+    def _add_custom_ops(self):
+        for registerer in self._custom_op_registerers:
+            if isinstance(registerer, str):
+                name, address, lib = _load_registerer(registerer)
+                self._custom_libs.append(lib)
+                self._register_custom_c(name, address)
+            elif callable(registerer):
+                resolver = CustomOpResolver()
+                registerer(resolver)
+                for name, op in resolver.ops:
+                    if isinstance(op, int):
+                        self._register_custom_c(name, op)
+                    else:
+                        self._register_custom_py(name, op)
+            else:
+                raise ValueError("custom op registerer must be a str or a callable, got %r"
+                                 % (registerer,))
 
 
 class SignatureRunner:

@@ -769,6 +769,52 @@ int tff_interpreter_profile(tff_interpreter* it, int s, const uint64_t** ns, con
   return it->sgs[s].prof_ns ? it->sgs[s].num_nodes : 0;
 }
 
+/* Custom ops resolve before delegates see the graph and before any prepare,
+ * as TFLite's op resolver does at construction. Only the registration's V1
+ * fields are read (a library built against any TFLite version has them). */
+int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
+                                    const TfLiteRegistration* reg) {
+  clear_error(it);
+  if (!name || !reg || !reg->invoke) {
+    append_error(it, "custom op %s: the registration has no invoke function", name ? name : "?");
+    return -1;
+  }
+  for (int s = 0; s < it->num_subgraphs; ++s) {
+    if (it->sgs[s].delegation || it->sgs[s].allocated) {
+      append_error(it, "custom op %s: register custom ops before delegates are applied and "
+                   "tensors are allocated", name);
+      return -1;
+    }
+  }
+  int resolved = 0;
+  for (int s = 0; s < it->num_subgraphs; ++s) {
+    tff_subgraph* sg = &it->sgs[s];
+    for (int i = 0; i < sg->num_nodes; ++i) {
+      TfLiteRegistration* r = &sg->regs[i];
+      if (r->builtin_code != kTfLiteBuiltinCustom || r->invoke || strcmp(r->custom_name, name))
+        continue;
+      r->init = reg->init;
+      r->free = reg->free;
+      r->prepare = reg->prepare;
+      r->invoke = reg->invoke;
+      r->profiling_string = reg->profiling_string;
+      TfLiteNode* n = &sg->nodes[i];
+      if (r->init) {
+        n->user_data = r->init(&sg->ctx, (const char*)n->custom_initial_data,
+                               (size_t)n->custom_initial_data_size);
+        if (n->user_data == TfLiteKernelInitFailed()) {
+          n->user_data = NULL;
+          r->invoke = NULL; /* unresolved again: allocate reports it */
+          append_error(it, "Failed to initialize kernel of node %d (%s).", i, name);
+          return -1;
+        }
+      }
+      ++resolved;
+    }
+  }
+  return resolved;
+}
+
 tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
   clear_error(it);
   return invoke_subgraph(&it->sgs[s]);

@@ -33,6 +33,11 @@ tff_status tff_interpreter_create_from_file(const char* path, int numerics, int 
                                             int preserve_all_tensors, tff_interpreter** out,
                                             char* err, size_t err_size);
 void tff_interpreter_destroy(tff_interpreter* it);
+/* Resolves every node of custom op `name` (all subgraphs) to `reg`, calling
+ * its init with the node's custom options. Before delegates and allocate.
+ * Returns the number of nodes resolved, or -1 (message in the error). */
+int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
+                                    const TfLiteRegistration* reg);
 
 /* Messages reported since the last API call that failed (NUL-terminated). */
 const char* tff_interpreter_error(const tff_interpreter* it);
