@@ -113,7 +113,8 @@ def check_or_both_fail(op, model, inputs, mode):
 
 # --- float32 -------------------------------------------------------------------------
 
-FLOAT_OPS = ["ABS", "CEIL", "FLOOR", "ROUND", "SQRT", "SQUARE", "EXP", "LOG", "SIN", "COS"]
+FLOAT_OPS = ["ABS", "CEIL", "FLOOR", "ROUND", "SQRT", "SQUARE", "EXP", "LOG", "SIN", "COS",
+             "ELU", "LEAKY_RELU", "RELU_N1_TO_1", "RELU_0_TO_1"]
 
 
 @pytest.mark.parametrize("mode", oracle.MODES)
@@ -222,3 +223,42 @@ def test_sqrt_negative_input_fails(mode, dtype):
     for run in (oracle.run_oracle, oracle.run_ours):
         with pytest.raises(RuntimeError, match="Sqrt is only defined"):
             run(model, [x], mode)
+
+
+@st.composite
+def quant_8bit(draw, dtypes=(np.int8, np.uint8)):
+    dtype = draw(st.sampled_from(dtypes))
+    q_in = (draw(scales), draw(zero_points(dtype)))
+    q_out = q_in if draw(st.integers(0, 4)) == 0 else (draw(scales), draw(zero_points(dtype)))
+    return dtype, q_in, q_out
+
+
+# alpha values: XNNPACK takes 8-bit LEAKY_RELU only for normal nonzero alpha and
+# moderate scale ratios, so both of AUTO's paths are drawn.
+alphas = st.one_of(st.sampled_from([0.0, 0.2, 0.01, -0.5, 1.0, 3.0, 1e-3]),
+                   st.floats(-4.0, 4.0, width=32))
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["ELU", "LEAKY_RELU", "RELU_N1_TO_1", "RELU_0_TO_1"])
+@settings(max_examples=50, deadline=None)
+@given(data=st.data(), shape=shapes, seed=st.integers(0, 2**32 - 1), alpha=alphas)
+def test_quantized_activation(op, mode, data, shape, seed, alpha):
+    dtype, q_in, q_out = data.draw(quant_8bit((np.int8,) if op == "ELU" else
+                                              (np.int8, np.uint8)))
+    rng = np.random.default_rng(seed)
+    opts = {"alpha": alpha} if op == "LEAKY_RELU" else {}
+    model = two_node_model(op, shape, dtype, q_in, q_out, **opts)
+    inputs = [all_codes(shape, dtype, rng), all_codes([300], dtype, rng)]
+    check_or_both_fail(op, model, inputs, mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(shape=shapes, seed=st.integers(0, 2**32 - 1), s_in=scales, s_out=scales, alpha=alphas)
+def test_leaky_relu_int16(mode, shape, seed, s_in, s_out, alpha):
+    rng = np.random.default_rng(seed)
+    model = two_node_model("LEAKY_RELU", shape, np.int16, (s_in, 0), (s_out, 0), flat=1024,
+                           alpha=alpha)
+    inputs = [all_codes(shape, np.int16, rng), all_codes([1024], np.int16, rng)]
+    check_or_both_fail("LEAKY_RELU", model, inputs, mode)
