@@ -12,6 +12,8 @@ for them reference mode is compared with the builtin kernels
 (BUILTIN_WITHOUT_DEFAULT_DELEGATES), whose formula tflite_fast's reference mode runs.
 """
 
+import zlib
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -262,3 +264,138 @@ def test_leaky_relu_int16(mode, shape, seed, s_in, s_out, alpha):
                            alpha=alpha)
     inputs = [all_codes(shape, np.int16, rng), all_codes([1024], np.int16, rng)]
     check_or_both_fail("LEAKY_RELU", model, inputs, mode)
+
+
+# --- CAST ------------------------------------------------------------------------------
+
+CAST_TYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+              np.int64, np.float16, np.float32, np.float64, np.complex64]
+CAST_SPECIALS = [np.nan, np.inf, -np.inf, 3e9, -3e9, 1e20, -1e20, 2.7, -2.7, 255.5, -0.5,
+                 128.0, -129.0, 65535.0, 65519.0, 65520.0, 70000.0, 2.0**31, -2.0**31,
+                 2.0**31 - 128, 2.0**32, 2.0**63, -2.0**63, 1e-8, -0.0, 6e-5, 3e-8]
+
+
+def cast_values(dtype, shape, rng):
+    """Values of `dtype` over its range, and the float edge cases (NaN, infinities,
+    bounds of each integer type, float16 overflow and subnormals)."""
+    n = int(np.prod(shape))
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        x = rng.integers(0, 2, n).astype(np.bool_)
+    elif dt.kind in "iu":
+        x = all_codes([n], dtype, rng)
+    else:
+        base = np.concatenate([CAST_SPECIALS, rng.standard_normal(n) * 10.0 ** rng.integers(
+            0, 12, n)])
+        x = rng.permutation(base)[:n]
+        if dt.kind == "c":
+            x = x + 1j * rng.standard_normal(n)
+        with np.errstate(over="ignore", invalid="ignore"):
+            x = x.astype(dtype)
+    return x.reshape(shape)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("to", CAST_TYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("frm", CAST_TYPES, ids=lambda t: np.dtype(t).name)
+def test_cast(frm, to, mode):
+    rng = np.random.default_rng(zlib.crc32(f"{np.dtype(frm).name}->{np.dtype(to).name}".encode()))
+    model = two_node_model("CAST", [2, 3, 0], frm, out_dtype=to, flat=200)
+    check("CAST", model, [np.zeros([2, 3, 0], frm), cast_values(frm, [200], rng)], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(frm=st.sampled_from(CAST_TYPES), to=st.sampled_from(CAST_TYPES), shape=shapes,
+       seed=st.integers(0, 2**32 - 1))
+def test_cast_shapes(frm, to, mode, shape, seed):
+    rng = np.random.default_rng(seed)
+    model = unary_model("CAST", shape, frm, out_dtype=to)
+    check("CAST", model, [cast_values(frm, shape, rng)], mode)
+
+
+# --- FILL ------------------------------------------------------------------------------
+
+def fill_model(shape, dtype, dims_type, const_dims, q=None, out_shape=None):
+    b = ModelBuilder()
+    dims = np.array(shape, dims_type)
+    d = b.const("dims", dims) if const_dims else b.tensor("dims", [len(shape)], dims_type)
+    v = b.tensor("value", [], dtype, *(q or (None, None)))
+    y = b.tensor("y", shape if out_shape is None else out_shape, dtype, *(q or (None, None)))
+    b.op("FILL", [d, v], [y])
+    b.inputs(([] if const_dims else [d]) + [v])
+    b.outputs([y])
+    return b.build(), ([] if const_dims else [dims])
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", CAST_TYPES, ids=lambda t: np.dtype(t).name)
+@settings(max_examples=8, deadline=None)
+@given(shape=shapes, dims_type=st.sampled_from([np.int32, np.int64]), const=st.booleans(),
+       seed=st.integers(0, 2**32 - 1))
+def test_fill(dtype, mode, shape, dims_type, const, seed):
+    """Every value type; constant dims (static output) and runtime dims (dynamic
+    output, whose declared shape may be a placeholder)."""
+    rng = np.random.default_rng(seed)
+    if not const:  # LiteRT's get_tensor refuses an empty dynamic tensor ("Invalid size")
+        shape = [max(d, 1) for d in shape]
+    q = (0.5, 3) if dtype in (np.int8, np.uint8) else (0.25, 0) if dtype == np.int16 else None
+    model, dims = fill_model(shape, dtype, dims_type, const, q,
+                             out_shape=None if const else [1] * len(shape))
+    check("FILL", model, dims + [cast_values(dtype, [], rng)], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+def test_fill_runtime_dims_change(mode):
+    """One interpreter, invoked again with other dims: the dynamic output follows."""
+    model, _ = fill_model([2, 3], np.float32, np.int32, False)
+    interps = [oracle.make_interpreter(m, model, mode)
+               for m in (oracle.ours_module(), oracle.oracle_module())]
+    for it in interps:
+        it.allocate_tensors()
+    for k, shape in enumerate(([2, 3], [4, 1], [1, 5], [3, 2], [4, 1])):
+        outs = []
+        for it in interps:
+            dims, value = it.get_input_details()
+            it.set_tensor(dims["index"], np.array(shape, np.int32))
+            it.set_tensor(value["index"], np.float32(k + 0.5))
+            it.invoke()
+            outs.append(it.get_tensor(it.get_output_details()[0]["index"]))
+        oracle.assert_outputs_match([outs[0]], [outs[1]], f"shape {shape}")
+
+
+@pytest.mark.parametrize("const", [True, False])
+def test_fill_negative_dims_fail(const):
+    model, dims = fill_model([2, -1], np.float32, np.int32, const, out_shape=[2, 1])
+    inputs = dims + [np.float32(1.0)]
+    for run in (oracle.run_oracle, oracle.run_ours):
+        with pytest.raises((RuntimeError, ValueError)):
+            run(model, inputs, "ref")
+
+
+# --- unsupported types -----------------------------------------------------------------
+
+UNSUPPORTED = [("ABS", np.uint8), ("ABS", np.int64), ("CEIL", np.int32), ("FLOOR", np.int8),
+               ("ROUND", np.int32), ("SQRT", np.int32), ("SQUARE", np.int32),
+               ("EXP", np.int32), ("EXP", np.uint8), ("LOG", np.uint8), ("SIN", np.int32),
+               ("COS", np.int16), ("ELU", np.uint8), ("ELU", np.int16),
+               ("LEAKY_RELU", np.int32), ("RELU_N1_TO_1", np.int16),
+               ("RELU_0_TO_1", np.int32), ("LOGICAL_NOT", np.int32),
+               ("ZEROS_LIKE", np.int8), ("ZEROS_LIKE", np.bool_)]
+
+
+@pytest.mark.parametrize("op,dtype", UNSUPPORTED)
+def test_unsupported_type_fails(op, dtype):
+    """LiteRT refuses these at prepare or at invoke; tflite_fast at prepare, naming the
+    op and the type."""
+    q = (0.5, 0) if np.dtype(dtype).kind in "iu" and np.dtype(dtype).itemsize <= 2 else None
+    model = unary_model(op, [4], dtype, q, q)
+    x = np.zeros([4], dtype)
+    with pytest.raises((RuntimeError, ValueError)):
+        oracle.run_oracle(model, [x], "builtin")
+    if IS_LITERT:  # LiteRT refuses some of them only at invoke
+        return
+    interp = oracle.make_interpreter(oracle.ours_module(), model, "ref")
+    with pytest.raises((RuntimeError, ValueError)) as e:
+        interp.allocate_tensors()
+    assert op in str(e.value) and np.dtype(dtype).name.upper() in str(e.value).upper()
