@@ -4,7 +4,7 @@
 #include "unary_common.h"
 
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
-  return tff_relu_prepare(ctx, node, "RELU", kTfLiteActRelu);
+  return tff_relu_prepare(ctx, node, "RELU", 0.0f, INFINITY);
 }
 
 const TfLiteRegistration* tff_register_RELU(void) {

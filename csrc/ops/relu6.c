@@ -4,7 +4,7 @@
 #include "unary_common.h"
 
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
-  return tff_relu_prepare(ctx, node, "RELU6", kTfLiteActRelu6);
+  return tff_relu_prepare(ctx, node, "RELU6", 0.0f, 6.0f);
 }
 
 const TfLiteRegistration* tff_register_RELU6(void) {

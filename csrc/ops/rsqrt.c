@@ -71,14 +71,8 @@ static void inv_sqrt(int32_t v, int32_t* m, int* shift) {
   *shift = -s;
 }
 
-/* A denormal becomes a zero of its sign (FTZ on results, DAZ on inputs). */
-static inline float ftz(float v) { return fabsf(v) < FLT_MIN ? copysignf(0.0f, v) : v; }
-
 static inline float rsqrt_xnnpack(float x) {
-  x = ftz(x);
-  const float y0 = 1.0f / sqrtf(x);
-  const float t = ftz(ftz(ftz(x * ftz(y0 * y0)) - 1.0f) * ftz(0.5f * y0));
-  return x == INFINITY ? 0.0f : ftz(y0 - t);
+  return x == INFINITY ? 0.0f : tff_xnn_rsqrt_step(x);
 }
 
 typedef struct OpData {

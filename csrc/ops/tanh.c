@@ -6,12 +6,16 @@
  *    round(y·(1/s_out)) half away from zero, + z_out;
  *  - default (XNNPACK, which AUTO gives 8-bit TANH): y = tanhf((v − z)·s),
  *    rint(y·(1/s_out) + z_out), ties to even after adding the zero point.
- * Both clamp to the type's codes; clamping in float first keeps the
- * conversion defined for tiny output scales without changing any result. */
+ * Both clamp to the type's codes (tff_lut8_fill). */
 #include <math.h>
 
 #include "ops.h"
 #include "unary_common.h"
+
+static float tanh_fn(float x, const void* params) {
+  (void)params;
+  return tanhf(x);
+}
 
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor *in, *out;
@@ -24,22 +28,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      TfLiteTypeGetName(in->type));
   TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "TANH", "input", in));
   TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "TANH", "output", out));
-  tff_unary_data* d = (tff_unary_data*)node->user_data;
-  const int ref = tff_numerics_ref(ctx);
-  const float s = tff_scale(in), inv = 1.0f / tff_scale(out);
-  const int32_t zi = tff_zero_point(in), zo = tff_zero_point(out);
-  int32_t qmin, qmax;
-  tff_int_range(in->type, &qmin, &qmax);
-  for (int32_t v = qmin; v <= qmax; ++v) {
-    float q;
-    if (ref) {
-      q = roundf(tanhf(s * (float)(v - zi)) * inv) + (float)zo;
-    } else {
-      q = tanhf(((float)v - (float)zi) * s) * inv + (float)zo;
-    }
-    q = q < (float)qmin ? (float)qmin : (q > (float)qmax ? (float)qmax : q);
-    d->lut[(uint8_t)v] = (uint8_t)(int32_t)(ref ? q : rintf(q));
-  }
+  tff_lut8_fill(in, out, !tff_numerics_ref(ctx), tanh_fn, NULL,
+                ((tff_unary_data*)node->user_data)->lut);
   return kTfLiteOk;
 }
 
