@@ -70,6 +70,7 @@ typedef struct tff_binary {
   const void* params;
   const char* kernel; /* the same-shape ukernel's name, or NULL (portable row) */
   int allow_int16;    /* set by an op with an int16 kernel before prepare */
+  int any_type;       /* set by an op that checks its types itself (tff_binary_rows) */
 } tff_binary;
 
 /* profiling_string of ADD, SUB and MUL (whose OpData begins with tff_binary). */
@@ -196,6 +197,10 @@ static inline TfLiteStatus tff_binary_prepare(TfLiteContext* ctx, TfLiteNode* no
     TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, op->bc.rank, op->bc.shape));
     tff_bcast_collapse(&op->bc);
   }
+  if (op->any_type) {
+    op->elsize = tff_type_size(a->type);
+    return kTfLiteOk;
+  }
   switch (a->type) {
     case kTfLiteFloat32: case kTfLiteInt32: op->elsize = 4; break;
     case kTfLiteInt8: op->elsize = 1; break;
@@ -232,6 +237,102 @@ static inline TfLiteStatus tff_binary_invoke(TfLiteContext* ctx, TfLiteNode* nod
   tff_binary_run(op, tff_input(ctx, node, 0)->data.data, tff_input(ctx, node, 1)->data.data,
                  out->data.data);
   return kTfLiteOk;
+}
+
+/* The row kernels of an op without quantization parameters, per type
+ * (NULL: unsupported), and the supported types for the error message. */
+typedef struct tff_binary_rows {
+  tff_row_fn f32, i8, u8, i16, i32, i64;
+  const char* types;
+} tff_binary_rows;
+
+/* Defines the rows P_f32 ... P_i64 of ELEM(x, y, p) (a type-generic
+ * expression; params of type P). */
+#define TFF_BINARY_ROWS(P, PT, ELEM)                \
+  TFF_BINARY_ROW(P##_f32, float, PT, ELEM)          \
+  TFF_BINARY_ROW(P##_i8, int8_t, PT, ELEM)          \
+  TFF_BINARY_ROW(P##_u8, uint8_t, PT, ELEM)         \
+  TFF_BINARY_ROW(P##_i16, int16_t, PT, ELEM)        \
+  TFF_BINARY_ROW(P##_i32, int32_t, PT, ELEM)        \
+  TFF_BINARY_ROW(P##_i64, int64_t, PT, ELEM)
+
+/* tff_binary_prepare for the types of `rows`; op->params = params. */
+static inline TfLiteStatus tff_binary_typed_prepare(TfLiteContext* ctx, TfLiteNode* node,
+                                                    const char* name, tff_binary* op,
+                                                    const tff_binary_rows* rows,
+                                                    const void* params) {
+  TF_LITE_ENSURE_MSG(ctx, op != NULL, "%s: out of memory", name);
+  op->any_type = 1;
+  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare(ctx, node, name, op));
+  const TfLiteType t = tff_input(ctx, node, 0)->type;
+  switch (t) {
+    case kTfLiteFloat32: op->row = rows->f32; break;
+    case kTfLiteInt8: op->row = rows->i8; break;
+    case kTfLiteUInt8: op->row = rows->u8; break;
+    case kTfLiteInt16: op->row = rows->i16; break;
+    case kTfLiteInt32: op->row = rows->i32; break;
+    case kTfLiteInt64: op->row = rows->i64; break;
+    default: op->row = NULL; break;
+  }
+  TF_LITE_ENSURE_MSG(ctx, op->row != NULL, "%s: type %s is not supported (%s)", name,
+                     TfLiteTypeGetName(t), rows->types);
+  op->params = params;
+  op->kernel = NULL;
+  return kTfLiteOk;
+}
+
+/* The registration of op NAME (builtin CODE) whose per-node state is a
+ * zeroed tff_binary, with the file's PREPARE and INVOKE. */
+#define TFF_BINARY_OP_REGISTRATION(NAME, CODE, PREPARE, INVOKE)                 \
+  TFF_ZEROED_INIT(NAME##_init, tff_binary)                                      \
+  const TfLiteRegistration* tff_register_##NAME(void) {                         \
+    static const TfLiteRegistration r = {.init = NAME##_init,                   \
+                                         .free = tff_free_user_data,            \
+                                         .prepare = PREPARE,                    \
+                                         .invoke = INVOKE,                      \
+                                         .builtin_code = CODE,                  \
+                                         .version = 1};                         \
+    return &r;                                                                  \
+  }
+
+/* A whole op NAME (builtin CODE) of the rows `ROWS`, without params, run by
+ * INVOKE; folded at prepare when FOLD and its inputs are constant (an op
+ * with invoke-time checks does not fold, so they fail invoke as TFLite's). */
+#define TFF_TYPED_BINARY_OP_WITH(NAME, CODE, ROWS, FOLD, INVOKE)                \
+  static TfLiteStatus NAME##_prepare(TfLiteContext* ctx, TfLiteNode* node) {    \
+    tff_binary* op = (tff_binary*)node->user_data;                              \
+    TF_LITE_ENSURE_OK(ctx, tff_binary_typed_prepare(ctx, node, #NAME, op, &ROWS, NULL)); \
+    return FOLD ? tff_binary_fold(ctx, node, op) : kTfLiteOk;                   \
+  }                                                                             \
+  TFF_BINARY_OP_REGISTRATION(NAME, CODE, NAME##_prepare, INVOKE)
+
+#define TFF_TYPED_BINARY_OP(NAME, CODE, ROWS) \
+  TFF_TYPED_BINARY_OP_WITH(NAME, CODE, ROWS, 1, tff_binary_node_invoke)
+
+static inline TfLiteStatus tff_binary_node_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  return tff_binary_invoke(ctx, node, (const tff_binary*)node->user_data);
+}
+
+/* 1 when some element of t equals v: the invoke-time divisor checks of
+ * DIV, FLOOR_DIV and FLOOR_MOD (TFLite fails the invoke, integer division
+ * by zero would trap). */
+static inline int tff_any_equal(const TfLiteTensor* t, int64_t v) {
+  const size_t n = tff_num_elements(t->dims);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x;
+    switch (t->type) {
+      case kTfLiteFloat32:
+        if (t->data.f[i] == (float)v) return 1;
+        continue;
+      case kTfLiteInt8: x = t->data.int8[i]; break;
+      case kTfLiteUInt8: x = t->data.uint8[i]; break;
+      case kTfLiteInt16: x = t->data.i16[i]; break;
+      case kTfLiteInt32: x = t->data.i32[i]; break;
+      default: x = t->data.i64[i]; break;
+    }
+    if (x == v) return 1;
+  }
+  return 0;
 }
 
 /* Fused-activation bounds of the float32 and int32 kernels. */

@@ -1,0 +1,215 @@
+"""MAXIMUM, MINIMUM, FLOOR_DIV, FLOOR_MOD, POW, ADD_N, DIV, PRELU, SELECT and SELECT_V2
+against ai_edge_litert in both numerics modes.
+
+Hypothesis draws broadcast shapes of rank 0..6 (zero-size dims included) and every type
+each TFLite kernel takes, with edge values: integer extremes (INT_MIN / -1 wraps), signed
+zeros, infinities, divisors of both signs. Integer division by zero fails invoke in both
+runtimes (never a trap). Quantized DIV and PRELU draw scales over several orders of
+magnitude and zero points over the full code range.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import oracle
+from model_builder import ModelBuilder
+from test_ops_compare import model2, values
+from test_ops_elementwise import shapes
+
+f32 = np.float32
+tff_only = pytest.mark.skipif(oracle.ours_module() is oracle.oracle_module(),
+                              reason="checks tflite_fast's own validation and messages")
+IS_LITERT = oracle.ours_module() is oracle.oracle_module()
+
+
+def same_type_model(op, sa, sb, dtype, q=(None, None, None), **options):
+    return model2(op, sa, sb, dtype, q[:2], out_dtype=dtype, out_q=q[2], **options)
+
+
+def edge_ints(shape, dtype, rng):
+    """Full-range integers with the extremes, 0, 1 and -1 over-represented."""
+    info = np.iinfo(dtype)
+    x = values(shape, dtype, rng)
+    special = np.array([info.min, info.max, 0, 1, -1 if info.min < 0 else 2, info.min + 1],
+                       dtype)
+    pick = rng.integers(0, 3, size=x.shape) == 0
+    return np.where(pick, rng.choice(special, size=x.shape), x).astype(dtype)
+
+
+# ---------------------------------------------------------------- MAXIMUM / MINIMUM
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), shp=shapes(), seed=st.integers(0, 2**32 - 1),
+       dtype=st.sampled_from([np.float32, np.int8, np.uint8, np.int16, np.int32, np.int64]))
+def test_max_min(op, mode, data, shp, seed, dtype):
+    rng = np.random.default_rng(seed)
+    sa, sb = shp
+    q = (None, None, None)
+    if dtype in (np.int8, np.uint8, np.int16) and data.draw(st.booleans()):
+        zp = st.integers(-5, 5) if dtype != np.uint8 else st.integers(0, 255)
+        q = tuple((data.draw(st.sampled_from([0.5, 0.02, 0.1])), data.draw(zp))
+                  for _ in range(3))
+    if dtype == np.float32:
+        xa, xb = values(sa, dtype, rng), values(sb, dtype, rng)
+    else:
+        xa, xb = edge_ints(sa, dtype, rng), edge_ints(sb, dtype, rng)
+    oracle.check(same_type_model(op, sa, sb, dtype, q), [xa, xb], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
+def test_max_min_float_specials(op, mode):
+    big = np.finfo(np.float32).max
+    x = np.array([np.inf, -np.inf, big, 0.0, -0.0, 1.0, -3.0], np.float32)
+    y = np.array([1.0, np.inf, -big, -0.0, 0.0, -np.inf, -3.0], np.float32)
+    oracle.check(same_type_model(op, [7], [7], np.float32), [x, y], mode)
+
+
+# ---------------------------------------------------------------- FLOOR_DIV / FLOOR_MOD
+
+
+def nonzero(x, dtype):
+    return np.where(x == 0, np.array(1, dtype), x).astype(dtype)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["FLOOR_DIV", "FLOOR_MOD"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), shp=shapes(), seed=st.integers(0, 2**32 - 1))
+def test_floor_div_mod(op, mode, data, shp, seed):
+    types = [np.float32, np.int8, np.int16, np.int32] + ([np.int64] if op == "FLOOR_MOD" else [])
+    dtype = data.draw(st.sampled_from(types))
+    rng = np.random.default_rng(seed)
+    sa, sb = shp
+    if dtype == np.float32:
+        xa = values(sa, dtype, rng)
+        xb = values(sb, dtype, rng) * rng.choice([1.0, 0.01, 100.0], size=sb).astype(f32)
+        xb = np.where(xb == 0, f32(0.5), xb).astype(f32)
+    else:
+        xa = edge_ints(sa, dtype, rng)
+        small = rng.integers(-9, 10, size=sb).astype(dtype)  # small divisors: varied results
+        xb = nonzero(np.where(rng.integers(0, 2, size=sb) == 0, small, edge_ints(sb, dtype, rng)),
+                     dtype)
+        if dtype == np.int32 and op == "FLOOR_MOD":
+            # INT_MIN % -1 traps in TFLite (SIGFPE): test_int_min_by_minus_one covers ours.
+            xa = np.where(xa == np.iinfo(dtype).min, np.array(0, dtype), xa)
+        if dtype == np.int64:
+            xb = np.where(xb == -1, np.array(3, dtype), xb)
+            xa = np.where(xa == np.iinfo(dtype).min, np.array(0, dtype), xa)
+    oracle.check(same_type_model(op, sa, sb, dtype), [xa, xb], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["FLOOR_DIV", "FLOOR_MOD"])
+def test_float_floor_edges(op, mode):
+    x = np.array([7.0, -7.0, 7.0, -7.0, 0.0, -0.0, 1e30, 5.5, np.inf, -1e-30], np.float32)
+    y = np.array([2.0, 2.0, -2.0, -2.0, 3.0, -3.0, 7.0, np.inf, 2.0, 1.0], np.float32)
+    oracle.check(same_type_model(op, [10], [10], np.float32), [x, y], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32])
+def test_floor_div_int_min_by_minus_one(mode, dtype):
+    """INT_MIN / -1 does not fit: TFLite's double-to-int conversion wraps it to INT_MIN."""
+    info = np.iinfo(dtype)
+    x = np.array([info.min, info.min, info.max, -7, 7], dtype)
+    y = np.array([-1, 1, -1, 2, -2], dtype)
+    oracle.check(same_type_model("FLOOR_DIV", [5], [5], dtype), [x, y], mode)
+
+
+@tff_only
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_floor_mod_int_min_by_minus_one(dtype):
+    """TFLite traps on INT_MIN % -1 (SIGFPE); ours gives the mathematical 0."""
+    info = np.iinfo(dtype)
+    x = np.array([info.min, info.max, -7], dtype)
+    y = np.array([-1, -1, -1], dtype)
+    ours = oracle.run_ours(same_type_model("FLOOR_MOD", [3], [3], dtype), [x, y], "default")
+    np.testing.assert_array_equal(ours[0], np.zeros(3, dtype))
+
+
+@pytest.mark.parametrize("op,dtype", [("FLOOR_DIV", np.int32), ("FLOOR_DIV", np.float32),
+                                      ("FLOOR_DIV", np.int8), ("FLOOR_MOD", np.int16),
+                                      ("FLOOR_MOD", np.int64)])
+def test_division_by_zero_fails_invoke(op, dtype):
+    model = same_type_model(op, [4], [2, 1], dtype)
+    x = [np.ones(4, dtype), np.array([[1], [0]], dtype)]
+    for run in (oracle.run_oracle, oracle.run_ours):
+        with pytest.raises(RuntimeError, match="Division by 0"):
+            run(model, x, "ref")
+
+
+# ---------------------------------------------------------------- POW
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=50, deadline=None)
+@given(shp=shapes(), seed=st.integers(0, 2**32 - 1), scalar=st.booleans(),
+       dtype=st.sampled_from([np.float32, np.int32]))
+def test_pow(mode, shp, seed, scalar, dtype):
+    rng = np.random.default_rng(seed)
+    sa, sb = shp
+    if scalar:  # one exponent: the multiplication-by-squaring path when shapes differ
+        sb = [1] * rng.integers(0, len(sa) + 1)
+    if dtype == np.float32:
+        xa = (rng.standard_normal(sa) * 3).astype(f32)
+        xb = rng.choice([0.0, 1.0, 2.0, 3.0, 0.5, -1.5, 1.000001, 2.9999971, 7.0, 13.0, -2.0],
+                        size=sb).astype(f32)
+        xa = np.where(rng.integers(0, 3, size=sa) == 0, np.abs(xa), xa).astype(f32)
+    else:
+        xa = rng.integers(-12, 13, size=sa).astype(np.int32)
+        xa = np.where(rng.integers(0, 8, size=sa) == 0, np.int32(-2**31), xa).astype(np.int32)
+        xb = rng.integers(0, 40, size=sb).astype(np.int32)
+    oracle.check(same_type_model("POW", sa, sb, dtype), [xa, xb], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+def test_pow_float_overflow_by_squaring(mode):
+    """Squaring clamps each product to ±FLT_MAX; powf would give inf."""
+    x = np.array([1e20, -1e20, 3.0, np.nan, -0.0], np.float32)
+    oracle.check(same_type_model("POW", [5], [1], np.float32), [x, np.array([3.0], f32)], mode)
+    oracle.check(same_type_model("POW", [5], [5], np.float32),
+                 [x, np.array([0.5, 2.0, -1.0, 1.0, 3.0], f32)], mode)
+
+
+def test_pow_negative_int_exponent_fails_invoke():
+    model = same_type_model("POW", [3], [3], np.int32)
+    x = [np.array([1, 2, 3], np.int32), np.array([1, -1, 2], np.int32)]
+    for run in (oracle.run_oracle, oracle.run_ours):
+        with pytest.raises(RuntimeError, match="negative value for int32"):
+            run(model, x, "ref")
+
+
+# ---------------------------------------------------------------- ADD_N
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(shape=st.lists(st.integers(0, 4), min_size=0, max_size=6), n=st.integers(2, 5),
+       dtype=st.sampled_from([np.float32, np.int32]), seed=st.integers(0, 2**32 - 1))
+def test_add_n(mode, shape, n, dtype, seed):
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    ins = [b.tensor(f"x{i}", shape, dtype) for i in range(n)]
+    out = b.tensor("out", shape, dtype)
+    b.op("ADD_N", ins, [out])
+    b.inputs(ins)
+    b.outputs([out])
+    xs = [values(shape, dtype, rng) for _ in range(n)]
+    oracle.check(b.build(), xs, mode)
+
+
+@tff_only
+def test_add_n_shape_mismatch():
+    b = ModelBuilder()
+    x, y = b.tensor("x", [2, 3], np.float32), b.tensor("y", [3, 2], np.float32)
+    out = b.tensor("out", [2, 3], np.float32)
+    b.op("ADD_N", [x, y], [out])
+    b.inputs([x, y])
+    b.outputs([out])
+    with pytest.raises(RuntimeError, match="ADD_N: input 1 shape differs"):
+        oracle.run_ours(b.build(), [np.zeros([2, 3], f32), np.zeros([3, 2], f32)], "ref")
