@@ -82,7 +82,7 @@ static inline TfLiteStatus tff_bool_op_prepare(TfLiteContext* ctx, TfLiteNode* n
   const TfLiteTensor* a = tff_input(ctx, node, 0);
   const TfLiteTensor* b = tff_input(ctx, node, 1);
   TfLiteTensor* out = tff_output(ctx, node, 0);
-  TF_LITE_ENSURE_MSG(ctx, a && b, "%s: an input is missing", name);
+  TF_LITE_ENSURE_MSG(ctx, a && b && out, "%s: an input or the output is missing", name);
   TF_LITE_ENSURE_MSG(ctx, a->type == b->type, "%s: input types %s and %s differ", name,
                      TfLiteTypeGetName(a->type), TfLiteTypeGetName(b->type));
   TF_LITE_ENSURE_MSG(ctx, out->type == kTfLiteBool, "%s: output type %s must be BOOL", name,
