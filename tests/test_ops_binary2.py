@@ -308,3 +308,106 @@ def test_select_errors():
     with pytest.raises(RuntimeError, match="SELECT_V2: shapes are not broadcastable"):
         oracle.run_ours(select_model("SELECT_V2", [3], [3, 2], [3, 2], np.float32, [3, 2]), xs,
                         "ref")
+
+
+# ---------------------------------------------------------------- DIV
+
+ACT = [0, 1, 2, 3, 4, 5]  # NONE, RELU, RELU_N1_TO_1, RELU6, TANH, SIGN_BIT
+div_scales = st.integers(-300, 100).map(lambda k: float(f32(10.0 ** (k / 100))))
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=50, deadline=None)
+@given(shp=shapes(), act=st.sampled_from(ACT), seed=st.integers(0, 2**32 - 1))
+def test_div_float(mode, shp, act, seed):
+    rng = np.random.default_rng(seed)
+    sa, sb = shp
+    xa = values(sa, np.float32, rng)
+    xb = values(sb, np.float32, rng) * rng.choice([1.0, 1e-3, 1e3], size=sb).astype(f32)
+    xb = np.where(xb == 0, f32(1.0), xb).astype(f32)
+    oracle.check(same_type_model("DIV", sa, sb, np.float32, fusedActivationFunction=act),
+                 [xa, xb], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("act", ACT)
+def test_div_float_specials(mode, act):
+    """inf and FLT_MAX: the builtin kernel clamps to the finite range, XNNPACK does not."""
+    big = np.finfo(np.float32).max
+    x = np.array([np.inf, -np.inf, big, 1.0, -1.0, 0.0, 1e-30, 3.0], np.float32)
+    y = np.array([1.0, 2.0, 1e-10, 1e-40, -1e-40, 5.0, 1e30, np.inf], np.float32)
+    oracle.check(same_type_model("DIV", [8], [8], np.float32, fusedActivationFunction=act),
+                 [x, y], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(shp=shapes(), act=st.sampled_from(ACT[:4]), seed=st.integers(0, 2**32 - 1))
+def test_div_int32(mode, shp, act, seed):
+    rng = np.random.default_rng(seed)
+    sa, sb = shp
+    xa = edge_ints(sa, np.int32, rng)
+    xb = nonzero(np.where(rng.integers(0, 2, size=sb) == 0, rng.integers(-9, 10, size=sb),
+                          edge_ints(sb, np.int32, rng)), np.int32)
+    # INT_MIN / -1 traps in TFLite (SIGFPE); test_div_int32_min_by_minus_one covers ours.
+    xa = np.where(xa == np.iinfo(np.int32).min, np.int32(0), xa).astype(np.int32)
+    oracle.check(same_type_model("DIV", sa, sb, np.int32, fusedActivationFunction=act),
+                 [xa, xb], mode)
+
+
+@tff_only
+def test_div_int32_min_by_minus_one():
+    ours = oracle.run_ours(same_type_model("DIV", [2], [2], np.int32),
+                           [np.array([-2**31, 7], np.int32), np.array([-1, -1], np.int32)], "ref")
+    np.testing.assert_array_equal(ours[0], np.array([-2**31, -7], np.int32))
+
+
+@st.composite
+def div_quant(draw, dtype):
+    lo, hi = {np.int8: (-128, 127), np.uint8: (0, 255), np.int16: (-100, 100)}[dtype]
+    zp = st.one_of(st.integers(lo, hi), st.sampled_from([lo, hi, 0] if lo < 0 else [lo, hi, 128]))
+    return [(draw(div_scales), draw(zp)) for _ in range(3)]
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), shp=shapes(), act=st.sampled_from(ACT), seed=st.integers(0, 2**32 - 1))
+def test_div_quantized(mode, dtype, data, shp, act, seed):
+    rng = np.random.default_rng(seed)
+    sa, sb = shp
+    q = data.draw(div_quant(dtype))
+    xa, xb = values(sa, dtype, rng), values(sb, dtype, rng)
+    if dtype == np.int16:
+        xa, xb = (np.clip(x, -20000, 20000).astype(dtype) for x in (xa, xb))
+    zb = q[1][1]
+    xb = np.where(xb == zb, np.array(zb + 1 if zb < np.iinfo(dtype).max else zb - 1, dtype),
+                  xb).astype(dtype)
+    oracle.check(same_type_model("DIV", sa, sb, dtype, q, fusedActivationFunction=act),
+                 [xa, xb], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_div_quantized_every_code_pair(mode, dtype):
+    """All 256x256 code pairs (divisors at the zero point left out): small |a - za| over
+    large |b - zb| puts TFLite's final shift past 31, where its x86 shifts wrap."""
+    lo = -128 if dtype == np.int8 else 0
+    a, b = np.meshgrid(np.arange(lo, lo + 256), np.arange(lo, lo + 256))
+    for q in ([(1.0, lo + 3), (1.0, lo + 128), (1.0, lo + 1)],
+              [(0.02, lo + 128), (0.5, lo), (1 / 64, lo + 100)],
+              [(0.1, lo + 10), (0.003, lo + 200), (3.0, lo + 128)]):
+        bb = np.where(b == q[1][1], q[1][1] + 1 if q[1][1] < lo + 255 else q[1][1] - 1, b)
+        oracle.check(same_type_model("DIV", [256, 256], [256, 256], dtype, q),
+                     [a.astype(dtype), bb.astype(dtype)], mode)
+
+
+@pytest.mark.parametrize("dtype,q", [(np.int32, (None, None, None)),
+                                     (np.int8, ((0.5, 1), (0.5, 3), (0.5, 0)))])
+def test_div_by_zero_fails_invoke(dtype, q):
+    model = same_type_model("DIV", [3], [3], dtype, q)
+    zero = 3 if dtype == np.int8 else 0
+    x = [np.ones(3, dtype), np.array([1, zero, 2], dtype)]
+    for run in (oracle.run_oracle, oracle.run_ours):
+        with pytest.raises(RuntimeError):
+            run(model, x, "ref")

@@ -351,6 +351,19 @@ static inline void tff_act_range_i32(TfLiteFusedActivation act, int32_t* lo, int
   if (act == kTfLiteActReluN1To1) *lo = -1, *hi = 1;
 }
 
+/* float32 bounds of `act` into c->f. TFLite's builtin kernels clamp even
+ * without an activation, to the finite range (infinities become ±FLT_MAX);
+ * XNNPACK, which AUTO gives float32 ADD/SUB/MUL/DIV with activations up to
+ * RELU6, keeps infinities. */
+static inline void tff_binary_f32_bounds(const TfLiteContext* ctx, TfLiteFusedActivation act,
+                                         tff_clamp* c) {
+  tff_act_range_float(act, &c->f.lo, &c->f.hi);
+  if (tff_numerics_ref(ctx) || act > kTfLiteActRelu6) {
+    c->f.lo = c->f.lo < -FLT_MAX ? -FLT_MAX : c->f.lo;
+    c->f.hi = c->f.hi > FLT_MAX ? FLT_MAX : c->f.hi;
+  }
+}
+
 /* The common head of ADD/SUB/MUL prepare: tff_binary_prepare, the fused
  * activation (the first member of TfLiteAddParams, TfLiteSubParams and
  * TfLiteMulParams alike), and for float32 the ukernels of `kind` (TFF_VADD,
@@ -369,14 +382,7 @@ static inline TfLiteStatus tff_binary_prepare_common(TfLiteContext* ctx, TfLiteN
   op->kernel = NULL;
   switch (tff_output(ctx, node, 0)->type) {
     case kTfLiteFloat32: {
-      tff_act_range_float(*act, &c->f.lo, &c->f.hi);
-      /* TFLite's builtin kernels clamp even without an activation, to the
-       * finite range (infinities become ±FLT_MAX); XNNPACK, which AUTO
-       * gives activations up to RELU6, keeps infinities. */
-      if (tff_numerics_ref(ctx) || *act > kTfLiteActRelu6) {
-        c->f.lo = c->f.lo < -FLT_MAX ? -FLT_MAX : c->f.lo;
-        c->f.hi = c->f.hi > FLT_MAX ? FLT_MAX : c->f.hi;
-      }
+      tff_binary_f32_bounds(ctx, *act, c);
       const tff_f32_vbinary_config* cfg = tff_f32_vbinary_select(tff_cpu_effective());
       f->p = f->swapped = (tff_f32_minmax_params){c->f.lo, c->f.hi};
       f->vv = cfg->fn[kind];
@@ -403,17 +409,15 @@ static inline TfLiteStatus tff_check_q8(TfLiteContext* ctx, const char* name, co
   return tff_check_quant(ctx, name, what, t);
 }
 
-/* TFLite's int8 bounds of a fused activation (half away from zero). TANH,
- * SIGN_BIT and SIGMOID are not applied by TFLite's ADD/SUB/MUL: no clamp.
- * Like TFLite's Quantize(), bounds past int32 are an error. */
+/* TFLite's bounds of a fused activation on a quantized output (half away
+ * from zero). TANH, SIGN_BIT and SIGMOID are not applied by TFLite's
+ * ADD/SUB/MUL/DIV: the type's range. Like TFLite's Quantize(), bounds past
+ * int32 are an error. */
 static inline TfLiteStatus tff_binary_act_q8(TfLiteContext* ctx, const char* name,
                                              TfLiteFusedActivation act, const TfLiteTensor* out,
                                              int32_t* lo, int32_t* hi) {
-  if (act != kTfLiteActRelu && act != kTfLiteActRelu6 && act != kTfLiteActReluN1To1) {
-    *lo = INT8_MIN;
-    *hi = INT8_MAX;
-    return kTfLiteOk;
-  }
+  if (act != kTfLiteActRelu && act != kTfLiteActRelu6 && act != kTfLiteActReluN1To1)
+    return tff_act_range_quant(ctx, kTfLiteActNone, out, lo, hi);
   const float bound = act == kTfLiteActRelu6 ? 6.0f : 1.0f; /* RELU needs only Q(0) */
   TF_LITE_ENSURE_MSG(ctx, act == kTfLiteActRelu || bound / tff_scale(out) < 2147483648.0f,
                      "%s: output scale %g is too small for the fused activation", name,
