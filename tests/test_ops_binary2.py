@@ -411,3 +411,79 @@ def test_div_by_zero_fails_invoke(dtype, q):
     for run in (oracle.run_oracle, oracle.run_ours):
         with pytest.raises(RuntimeError):
             run(model, x, "ref")
+
+
+# ---------------------------------------------------------------- PRELU
+
+prelu_scales = st.integers(-300, 50).map(lambda k: float(f32(10.0 ** (k / 100))))
+
+
+def prelu_model(sx, sa, dtype, q=(None, None, None), alpha=None):
+    """x of shape sx; alpha of shape sa, a constant when `alpha` is given."""
+    b = ModelBuilder()
+    adt = np.int8 if dtype == np.int16 else dtype
+    qx, qa, qo = [(None, None) if p is None else p for p in q]
+    x = b.tensor("x", sx, dtype, *qx)
+    a = b.tensor("alpha", sa, adt, *qa) if alpha is None else b.const("alpha", alpha, *qa)
+    o = b.tensor("out", sx, dtype, *qo)
+    b.op("PRELU", [x, a], [o])
+    b.inputs([x] if alpha is not None else [x, a])
+    b.outputs([o])
+    return b.build()
+
+
+@st.composite
+def prelu_shapes(draw):
+    """x's shape and an alpha shape broadcasting into it (often per channel)."""
+    sx = draw(st.lists(st.integers(1, 4), min_size=1, max_size=6))
+    kind = draw(st.sampled_from(["channel", "same", "sub", "scalar"]))
+    if kind == "channel":
+        return sx, sx[-1:]
+    if kind == "same":
+        return sx, list(sx)
+    if kind == "scalar":
+        return sx, [1] * draw(st.integers(0, len(sx)))
+    sa = [d if draw(st.booleans()) else 1 for d in sx]
+    return sx, sa[draw(st.integers(0, len(sa))):]
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=40, deadline=None)
+@given(shp=prelu_shapes(), const=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_prelu_float(mode, shp, const, seed):
+    rng = np.random.default_rng(seed)
+    sx, sa = shp
+    x = values(sx, np.float32, rng)
+    alpha = (rng.standard_normal(sa) * 0.5).astype(f32)
+    if const:
+        oracle.check(prelu_model(sx, sa, np.float32, alpha=alpha), [x], mode)
+    else:
+        oracle.check(prelu_model(sx, sa, np.float32), [x, alpha], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), shp=prelu_shapes(), const=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_prelu_quantized(mode, dtype, data, shp, const, seed):
+    rng = np.random.default_rng(seed)
+    sx, sa = shp
+    lo, hi = {np.int8: (-128, 127), np.uint8: (0, 255), np.int16: (-1000, 1000)}[dtype]
+    alo, ahi = (0, 255) if dtype == np.uint8 else (-128, 127)
+    q = [(data.draw(prelu_scales), data.draw(st.integers(lo, hi))),
+         (data.draw(prelu_scales), data.draw(st.integers(alo, ahi))),
+         (data.draw(prelu_scales), data.draw(st.integers(lo, hi)))]
+    x = values(sx, dtype, rng)
+    alpha = values(sa, np.int8 if dtype == np.int16 else dtype, rng)
+    if const:
+        oracle.check(prelu_model(sx, sa, dtype, q, alpha=alpha), [x], mode)
+    else:
+        oracle.check(prelu_model(sx, sa, dtype, q), [x, alpha], mode)
+
+
+@tff_only
+def test_prelu_errors():
+    x = np.zeros([2, 3], f32)
+    with pytest.raises(RuntimeError, match="PRELU: alpha's shape must broadcast into"):
+        oracle.run_ours(prelu_model([2, 3], [4, 2, 3], np.float32), [x, np.zeros([4, 2, 3], f32)],
+                        "ref")

@@ -35,13 +35,14 @@ typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, in
                            int b_row, const void* params);
 
 /* Defines `static inline void NAME(...)` with output parameter type OPT
- * writing OT elements: ELEM(x, y, params) (x, y of type T, params of type
- * const P*) over one row, where either operand may repeat its first element. */
-#define TFF_ROW_OF(NAME, T, OT, OPT, P, ELEM)                                            \
+ * writing OT elements: ELEM(x, y, params) (x of type T, y of type TB, params
+ * of type const P*) over one row, where either operand may repeat its first
+ * element. */
+#define TFF_ROW_OF2(NAME, T, TB, OT, OPT, P, ELEM)                                       \
   static inline void NAME(const void* a_, const void* b_, OPT o_, size_t n, int a_row,   \
                           int b_row, const void* p_) {                                   \
     const T* a = (const T*)a_;                                                           \
-    const T* b = (const T*)b_;                                                           \
+    const TB* b = (const TB*)b_;                                                         \
     OT* o = (OT*)o_;                                                                     \
     const P* p = (const P*)p_;                                                           \
     (void)p;                                                                             \
@@ -51,7 +52,7 @@ typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, in
       const T x = a[0];                                                                  \
       for (size_t i = 0; i < n; ++i) o[i] = ELEM(x, b[i], p);                            \
     } else if (a_row) {                                                                  \
-      const T y = b[0];                                                                  \
+      const TB y = b[0];                                                                 \
       for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], y, p);                            \
     } else {                                                                             \
       const OT v = ELEM(a[0], b[0], p);                                                  \
@@ -59,13 +60,16 @@ typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, in
     }                                                                                    \
   }
 
+#define TFF_ROW_OF(NAME, T, OT, OPT, P, ELEM) TFF_ROW_OF2(NAME, T, T, OT, OPT, P, ELEM)
+
 /* A tff_row_fn: T in, T out. */
 #define TFF_BINARY_ROW(NAME, T, P, ELEM) TFF_ROW_OF(NAME, T, T, void*, P, ELEM)
 
 /* A prepared binary op: the collapsed walk, the row kernel and its params. */
 typedef struct tff_binary {
   tff_bcast bc;      /* rank >= 1; the last dim is the row */
-  size_t elsize;     /* bytes per element of every tensor */
+  size_t elsize;     /* bytes per element of every tensor... */
+  size_t elsize_b;   /* ...but input 2's when not 0 (PRELU's int8 alpha of int16) */
   tff_row_fn row;
   const void* params;
   const char* kernel; /* the same-shape ukernel's name, or NULL (portable row) */
@@ -155,10 +159,11 @@ static inline void tff_binary_run(const tff_binary* op, const void* a, const voi
   const char* pb = (const char*)b;
   char* po = (char*)out;
   const int a_row = bc->stride_a[last] != 0, b_row = bc->stride_b[last] != 0;
+  const size_t elsize_b = op->elsize_b ? op->elsize_b : op->elsize;
   int idx[TFF_MAX_BCAST_DIMS] = {0};
   size_t ia = 0, ib = 0;
   for (size_t r = 0; r < rows; ++r) {
-    op->row(pa + ia * op->elsize, pb + ib * op->elsize, po + r * inner * op->elsize, inner,
+    op->row(pa + ia * op->elsize, pb + ib * elsize_b, po + r * inner * op->elsize, inner,
             a_row, b_row, op->params);
     for (int d = last - 1; d >= 0; --d) {
       ia += (size_t)bc->stride_a[d];
@@ -169,6 +174,23 @@ static inline void tff_binary_run(const tff_binary* op, const void* a, const voi
       idx[d] = 0;
     }
   }
+}
+
+/* Shapes out from a and b (any rank when their shapes are equal, else
+ * broadcast up to 6 dims) and sets the collapsed walk *bc. */
+static inline TfLiteStatus tff_binary_shape(TfLiteContext* ctx, const char* name,
+                                            const TfLiteTensor* a, const TfLiteTensor* b,
+                                            TfLiteTensor* out, tff_bcast* bc) {
+  if (TfLiteIntArrayEqual(a->dims, b->dims)) {
+    const size_t n = tff_num_elements(a->dims);
+    TF_LITE_ENSURE_MSG(ctx, n <= INT_MAX, "%s: %zu elements is too many", name, n);
+    *bc = (tff_bcast){.rank = 1, .shape = {(int)n}, .stride_a = {1}, .stride_b = {1}};
+    return tff_resize_output(ctx, out, a->dims->size, a->dims->data);
+  }
+  TF_LITE_ENSURE_OK(ctx, tff_bcast_prepare(ctx, a->dims, b->dims, bc));
+  TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, bc->rank, bc->shape));
+  tff_bcast_collapse(bc);
+  return kTfLiteOk;
 }
 
 /* Checks arity, presence and matching types; shapes the output (any rank
@@ -187,16 +209,7 @@ static inline TfLiteStatus tff_binary_prepare(TfLiteContext* ctx, TfLiteNode* no
                      "%s: input types %s and %s and output type %s must be equal", name,
                      TfLiteTypeGetName(a->type), TfLiteTypeGetName(b->type),
                      TfLiteTypeGetName(out->type));
-  if (TfLiteIntArrayEqual(a->dims, b->dims)) {
-    const size_t n = tff_num_elements(a->dims);
-    TF_LITE_ENSURE_MSG(ctx, n <= INT_MAX, "%s: %zu elements is too many", name, n);
-    op->bc = (tff_bcast){.rank = 1, .shape = {(int)n}, .stride_a = {1}, .stride_b = {1}};
-    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, a->dims->size, a->dims->data));
-  } else {
-    TF_LITE_ENSURE_OK(ctx, tff_bcast_prepare(ctx, a->dims, b->dims, &op->bc));
-    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, op->bc.rank, op->bc.shape));
-    tff_bcast_collapse(&op->bc);
-  }
+  TF_LITE_ENSURE_OK(ctx, tff_binary_shape(ctx, name, a, b, out, &op->bc));
   if (op->any_type) {
     op->elsize = tff_type_size(a->type);
     return kTfLiteOk;

@@ -87,16 +87,7 @@ static inline TfLiteStatus tff_bool_op_prepare(TfLiteContext* ctx, TfLiteNode* n
                      TfLiteTypeGetName(a->type), TfLiteTypeGetName(b->type));
   TF_LITE_ENSURE_MSG(ctx, out->type == kTfLiteBool, "%s: output type %s must be BOOL", name,
                      TfLiteTypeGetName(out->type));
-  if (TfLiteIntArrayEqual(a->dims, b->dims)) {
-    const size_t n = tff_num_elements(a->dims);
-    TF_LITE_ENSURE_MSG(ctx, n <= INT_MAX, "%s: %zu elements is too many", name, n);
-    op->bc = (tff_bcast){.rank = 1, .shape = {(int)n}, .stride_a = {1}, .stride_b = {1}};
-    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, a->dims->size, a->dims->data));
-  } else {
-    TF_LITE_ENSURE_OK(ctx, tff_bcast_prepare(ctx, a->dims, b->dims, &op->bc));
-    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, op->bc.rank, op->bc.shape));
-    tff_bcast_collapse(&op->bc);
-  }
+  TF_LITE_ENSURE_OK(ctx, tff_binary_shape(ctx, name, a, b, out, &op->bc));
   op->elsize = tff_type_size(a->type);
   return kTfLiteOk;
 }
