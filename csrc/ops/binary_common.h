@@ -35,13 +35,14 @@ typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, in
                            int b_row, const void* params);
 
 /* Defines `static inline void NAME(...)` with output parameter type OPT
- * writing OT elements: ELEM(x, y, params) (x, y of type T, params of type
- * const P*) over one row, where either operand may repeat its first element. */
-#define TFF_ROW_OF(NAME, T, OT, OPT, P, ELEM)                                            \
+ * writing OT elements: ELEM(x, y, params) (x of type T, y of type TB, params
+ * of type const P*) over one row, where either operand may repeat its first
+ * element. */
+#define TFF_ROW_OF2(NAME, T, TB, OT, OPT, P, ELEM)                                       \
   static inline void NAME(const void* a_, const void* b_, OPT o_, size_t n, int a_row,   \
                           int b_row, const void* p_) {                                   \
     const T* a = (const T*)a_;                                                           \
-    const T* b = (const T*)b_;                                                           \
+    const TB* b = (const TB*)b_;                                                         \
     OT* o = (OT*)o_;                                                                     \
     const P* p = (const P*)p_;                                                           \
     (void)p;                                                                             \
@@ -51,7 +52,7 @@ typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, in
       const T x = a[0];                                                                  \
       for (size_t i = 0; i < n; ++i) o[i] = ELEM(x, b[i], p);                            \
     } else if (a_row) {                                                                  \
-      const T y = b[0];                                                                  \
+      const TB y = b[0];                                                                 \
       for (size_t i = 0; i < n; ++i) o[i] = ELEM(a[i], y, p);                            \
     } else {                                                                             \
       const OT v = ELEM(a[0], b[0], p);                                                  \
@@ -59,17 +60,21 @@ typedef void (*tff_row_fn)(const void* a, const void* b, void* out, size_t n, in
     }                                                                                    \
   }
 
+#define TFF_ROW_OF(NAME, T, OT, OPT, P, ELEM) TFF_ROW_OF2(NAME, T, T, OT, OPT, P, ELEM)
+
 /* A tff_row_fn: T in, T out. */
 #define TFF_BINARY_ROW(NAME, T, P, ELEM) TFF_ROW_OF(NAME, T, T, void*, P, ELEM)
 
 /* A prepared binary op: the collapsed walk, the row kernel and its params. */
 typedef struct tff_binary {
   tff_bcast bc;      /* rank >= 1; the last dim is the row */
-  size_t elsize;     /* bytes per element of every tensor */
+  size_t elsize;     /* bytes per element of every tensor... */
+  size_t elsize_b;   /* ...but input 2's when not 0 (PRELU's int8 alpha of int16) */
   tff_row_fn row;
   const void* params;
   const char* kernel; /* the same-shape ukernel's name, or NULL (portable row) */
   int allow_int16;    /* set by an op with an int16 kernel before prepare */
+  int any_type;       /* set by an op that checks its types itself (tff_binary_rows) */
 } tff_binary;
 
 /* profiling_string of ADD, SUB and MUL (whose OpData begins with tff_binary). */
@@ -154,10 +159,11 @@ static inline void tff_binary_run(const tff_binary* op, const void* a, const voi
   const char* pb = (const char*)b;
   char* po = (char*)out;
   const int a_row = bc->stride_a[last] != 0, b_row = bc->stride_b[last] != 0;
+  const size_t elsize_b = op->elsize_b ? op->elsize_b : op->elsize;
   int idx[TFF_MAX_BCAST_DIMS] = {0};
   size_t ia = 0, ib = 0;
   for (size_t r = 0; r < rows; ++r) {
-    op->row(pa + ia * op->elsize, pb + ib * op->elsize, po + r * inner * op->elsize, inner,
+    op->row(pa + ia * op->elsize, pb + ib * elsize_b, po + r * inner * op->elsize, inner,
             a_row, b_row, op->params);
     for (int d = last - 1; d >= 0; --d) {
       ia += (size_t)bc->stride_a[d];
@@ -168,6 +174,23 @@ static inline void tff_binary_run(const tff_binary* op, const void* a, const voi
       idx[d] = 0;
     }
   }
+}
+
+/* Shapes out from a and b (any rank when their shapes are equal, else
+ * broadcast up to 6 dims) and sets the collapsed walk *bc. */
+static inline TfLiteStatus tff_binary_shape(TfLiteContext* ctx, const char* name,
+                                            const TfLiteTensor* a, const TfLiteTensor* b,
+                                            TfLiteTensor* out, tff_bcast* bc) {
+  if (TfLiteIntArrayEqual(a->dims, b->dims)) {
+    const size_t n = tff_num_elements(a->dims);
+    TF_LITE_ENSURE_MSG(ctx, n <= INT_MAX, "%s: %zu elements is too many", name, n);
+    *bc = (tff_bcast){.rank = 1, .shape = {(int)n}, .stride_a = {1}, .stride_b = {1}};
+    return tff_resize_output(ctx, out, a->dims->size, a->dims->data);
+  }
+  TF_LITE_ENSURE_OK(ctx, tff_bcast_prepare(ctx, a->dims, b->dims, bc));
+  TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, bc->rank, bc->shape));
+  tff_bcast_collapse(bc);
+  return kTfLiteOk;
 }
 
 /* Checks arity, presence and matching types; shapes the output (any rank
@@ -186,15 +209,10 @@ static inline TfLiteStatus tff_binary_prepare(TfLiteContext* ctx, TfLiteNode* no
                      "%s: input types %s and %s and output type %s must be equal", name,
                      TfLiteTypeGetName(a->type), TfLiteTypeGetName(b->type),
                      TfLiteTypeGetName(out->type));
-  if (TfLiteIntArrayEqual(a->dims, b->dims)) {
-    const size_t n = tff_num_elements(a->dims);
-    TF_LITE_ENSURE_MSG(ctx, n <= INT_MAX, "%s: %zu elements is too many", name, n);
-    op->bc = (tff_bcast){.rank = 1, .shape = {(int)n}, .stride_a = {1}, .stride_b = {1}};
-    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, a->dims->size, a->dims->data));
-  } else {
-    TF_LITE_ENSURE_OK(ctx, tff_bcast_prepare(ctx, a->dims, b->dims, &op->bc));
-    TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, op->bc.rank, op->bc.shape));
-    tff_bcast_collapse(&op->bc);
+  TF_LITE_ENSURE_OK(ctx, tff_binary_shape(ctx, name, a, b, out, &op->bc));
+  if (op->any_type) {
+    op->elsize = tff_type_size(a->type);
+    return kTfLiteOk;
   }
   switch (a->type) {
     case kTfLiteFloat32: case kTfLiteInt32: op->elsize = 4; break;
@@ -234,6 +252,102 @@ static inline TfLiteStatus tff_binary_invoke(TfLiteContext* ctx, TfLiteNode* nod
   return kTfLiteOk;
 }
 
+/* The row kernels of an op without quantization parameters, per type
+ * (NULL: unsupported), and the supported types for the error message. */
+typedef struct tff_binary_rows {
+  tff_row_fn f32, i8, u8, i16, i32, i64;
+  const char* types;
+} tff_binary_rows;
+
+/* Defines the rows P_f32 ... P_i64 of ELEM(x, y, p) (a type-generic
+ * expression; params of type P). */
+#define TFF_BINARY_ROWS(P, PT, ELEM)                \
+  TFF_BINARY_ROW(P##_f32, float, PT, ELEM)          \
+  TFF_BINARY_ROW(P##_i8, int8_t, PT, ELEM)          \
+  TFF_BINARY_ROW(P##_u8, uint8_t, PT, ELEM)         \
+  TFF_BINARY_ROW(P##_i16, int16_t, PT, ELEM)        \
+  TFF_BINARY_ROW(P##_i32, int32_t, PT, ELEM)        \
+  TFF_BINARY_ROW(P##_i64, int64_t, PT, ELEM)
+
+/* tff_binary_prepare for the types of `rows`; op->params = params. */
+static inline TfLiteStatus tff_binary_typed_prepare(TfLiteContext* ctx, TfLiteNode* node,
+                                                    const char* name, tff_binary* op,
+                                                    const tff_binary_rows* rows,
+                                                    const void* params) {
+  TF_LITE_ENSURE_MSG(ctx, op != NULL, "%s: out of memory", name);
+  op->any_type = 1;
+  TF_LITE_ENSURE_OK(ctx, tff_binary_prepare(ctx, node, name, op));
+  const TfLiteType t = tff_input(ctx, node, 0)->type;
+  switch (t) {
+    case kTfLiteFloat32: op->row = rows->f32; break;
+    case kTfLiteInt8: op->row = rows->i8; break;
+    case kTfLiteUInt8: op->row = rows->u8; break;
+    case kTfLiteInt16: op->row = rows->i16; break;
+    case kTfLiteInt32: op->row = rows->i32; break;
+    case kTfLiteInt64: op->row = rows->i64; break;
+    default: op->row = NULL; break;
+  }
+  TF_LITE_ENSURE_MSG(ctx, op->row != NULL, "%s: type %s is not supported (%s)", name,
+                     TfLiteTypeGetName(t), rows->types);
+  op->params = params;
+  op->kernel = NULL;
+  return kTfLiteOk;
+}
+
+/* The registration of op NAME (builtin CODE) whose per-node state is a
+ * zeroed tff_binary, with the file's PREPARE and INVOKE. */
+#define TFF_BINARY_OP_REGISTRATION(NAME, CODE, PREPARE, INVOKE)                 \
+  TFF_ZEROED_INIT(NAME##_init, tff_binary)                                      \
+  const TfLiteRegistration* tff_register_##NAME(void) {                         \
+    static const TfLiteRegistration r = {.init = NAME##_init,                   \
+                                         .free = tff_free_user_data,            \
+                                         .prepare = PREPARE,                    \
+                                         .invoke = INVOKE,                      \
+                                         .builtin_code = CODE,                  \
+                                         .version = 1};                         \
+    return &r;                                                                  \
+  }
+
+/* A whole op NAME (builtin CODE) of the rows `ROWS`, without params, run by
+ * INVOKE; folded at prepare when FOLD and its inputs are constant (an op
+ * with invoke-time checks does not fold, so they fail invoke as TFLite's). */
+#define TFF_TYPED_BINARY_OP_WITH(NAME, CODE, ROWS, FOLD, INVOKE)                \
+  static TfLiteStatus NAME##_prepare(TfLiteContext* ctx, TfLiteNode* node) {    \
+    tff_binary* op = (tff_binary*)node->user_data;                              \
+    TF_LITE_ENSURE_OK(ctx, tff_binary_typed_prepare(ctx, node, #NAME, op, &ROWS, NULL)); \
+    return FOLD ? tff_binary_fold(ctx, node, op) : kTfLiteOk;                   \
+  }                                                                             \
+  TFF_BINARY_OP_REGISTRATION(NAME, CODE, NAME##_prepare, INVOKE)
+
+#define TFF_TYPED_BINARY_OP(NAME, CODE, ROWS) \
+  TFF_TYPED_BINARY_OP_WITH(NAME, CODE, ROWS, 1, tff_binary_node_invoke)
+
+static inline TfLiteStatus tff_binary_node_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  return tff_binary_invoke(ctx, node, (const tff_binary*)node->user_data);
+}
+
+/* 1 when some element of t equals v: the invoke-time divisor checks of
+ * DIV, FLOOR_DIV and FLOOR_MOD (TFLite fails the invoke, integer division
+ * by zero would trap). */
+static inline int tff_any_equal(const TfLiteTensor* t, int64_t v) {
+  const size_t n = tff_num_elements(t->dims);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x;
+    switch (t->type) {
+      case kTfLiteFloat32:
+        if (t->data.f[i] == (float)v) return 1;
+        continue;
+      case kTfLiteInt8: x = t->data.int8[i]; break;
+      case kTfLiteUInt8: x = t->data.uint8[i]; break;
+      case kTfLiteInt16: x = t->data.i16[i]; break;
+      case kTfLiteInt32: x = t->data.i32[i]; break;
+      default: x = t->data.i64[i]; break;
+    }
+    if (x == v) return 1;
+  }
+  return 0;
+}
+
 /* Fused-activation bounds of the float32 and int32 kernels. */
 typedef union tff_clamp {
   struct { float lo, hi; } f;
@@ -248,6 +362,19 @@ static inline void tff_act_range_i32(TfLiteFusedActivation act, int32_t* lo, int
   if (act == kTfLiteActRelu || act == kTfLiteActRelu6) *lo = 0;
   if (act == kTfLiteActRelu6) *hi = 6;
   if (act == kTfLiteActReluN1To1) *lo = -1, *hi = 1;
+}
+
+/* float32 bounds of `act` into c->f. TFLite's builtin kernels clamp even
+ * without an activation, to the finite range (infinities become ±FLT_MAX);
+ * XNNPACK, which AUTO gives float32 ADD/SUB/MUL/DIV with activations up to
+ * RELU6, keeps infinities. */
+static inline void tff_binary_f32_bounds(const TfLiteContext* ctx, TfLiteFusedActivation act,
+                                         tff_clamp* c) {
+  tff_act_range_float(act, &c->f.lo, &c->f.hi);
+  if (tff_numerics_ref(ctx) || act > kTfLiteActRelu6) {
+    c->f.lo = c->f.lo < -FLT_MAX ? -FLT_MAX : c->f.lo;
+    c->f.hi = c->f.hi > FLT_MAX ? FLT_MAX : c->f.hi;
+  }
 }
 
 /* The common head of ADD/SUB/MUL prepare: tff_binary_prepare, the fused
@@ -268,14 +395,7 @@ static inline TfLiteStatus tff_binary_prepare_common(TfLiteContext* ctx, TfLiteN
   op->kernel = NULL;
   switch (tff_output(ctx, node, 0)->type) {
     case kTfLiteFloat32: {
-      tff_act_range_float(*act, &c->f.lo, &c->f.hi);
-      /* TFLite's builtin kernels clamp even without an activation, to the
-       * finite range (infinities become ±FLT_MAX); XNNPACK, which AUTO
-       * gives activations up to RELU6, keeps infinities. */
-      if (tff_numerics_ref(ctx) || *act > kTfLiteActRelu6) {
-        c->f.lo = c->f.lo < -FLT_MAX ? -FLT_MAX : c->f.lo;
-        c->f.hi = c->f.hi > FLT_MAX ? FLT_MAX : c->f.hi;
-      }
+      tff_binary_f32_bounds(ctx, *act, c);
       const tff_f32_vbinary_config* cfg = tff_f32_vbinary_select(tff_cpu_effective());
       f->p = f->swapped = (tff_f32_minmax_params){c->f.lo, c->f.hi};
       f->vv = cfg->fn[kind];
@@ -302,17 +422,15 @@ static inline TfLiteStatus tff_check_q8(TfLiteContext* ctx, const char* name, co
   return tff_check_quant(ctx, name, what, t);
 }
 
-/* TFLite's int8 bounds of a fused activation (half away from zero). TANH,
- * SIGN_BIT and SIGMOID are not applied by TFLite's ADD/SUB/MUL: no clamp.
- * Like TFLite's Quantize(), bounds past int32 are an error. */
+/* TFLite's bounds of a fused activation on a quantized output (half away
+ * from zero). TANH, SIGN_BIT and SIGMOID are not applied by TFLite's
+ * ADD/SUB/MUL/DIV: the type's range. Like TFLite's Quantize(), bounds past
+ * int32 are an error. */
 static inline TfLiteStatus tff_binary_act_q8(TfLiteContext* ctx, const char* name,
                                              TfLiteFusedActivation act, const TfLiteTensor* out,
                                              int32_t* lo, int32_t* hi) {
-  if (act != kTfLiteActRelu && act != kTfLiteActRelu6 && act != kTfLiteActReluN1To1) {
-    *lo = INT8_MIN;
-    *hi = INT8_MAX;
-    return kTfLiteOk;
-  }
+  if (act != kTfLiteActRelu && act != kTfLiteActRelu6 && act != kTfLiteActReluN1To1)
+    return tff_act_range_quant(ctx, kTfLiteActNone, out, lo, hi);
   const float bound = act == kTfLiteActRelu6 ? 6.0f : 1.0f; /* RELU needs only Q(0) */
   TF_LITE_ENSURE_MSG(ctx, act == kTfLiteActRelu || bound / tff_scale(out) < 2147483648.0f,
                      "%s: output scale %g is too small for the fused activation", name,

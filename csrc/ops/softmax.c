@@ -22,6 +22,7 @@
  *    past 31 and fails a TFLITE_CHECK in invoke. The exact shift gives 0 for
  *    every element, so the whole row is -128 (every probability <= 1/512,
  *    which is below half an output step of 1/256). */
+#include "fixed_point.h"
 #include "kernel_util.h"
 #include "ops.h"
 
@@ -37,12 +38,6 @@ typedef struct OpData {
   int16_t exp_lut[513];   /* int16: exp on [-10, 0] and 1/(1+x) on [0, 1], */
   int16_t recip_lut[513]; /* both Q0.15 with outputs over [-1, 1] */
 } OpData;
-
-/* gemmlowp's saturating multiply by 2^k (k > 0) of a Q-format raw value. */
-static int32_t sat_shl(int32_t v, int k) {
-  const int32_t limit = (int32_t)((1u << (31 - k)) - 1);
-  return v > limit ? INT32_MAX : (v < -limit ? INT32_MIN : (int32_t)((uint32_t)v << k));
-}
 
 /* exp(a) for a in [-1/4, 0), Q0.31: Taylor series around -1/8 to degree 4. */
 static int32_t exp_quarter(int32_t a) {
@@ -68,22 +63,6 @@ static int32_t exp_negative(int32_t a) {
   return a == 0 ? INT32_MAX : e;
 }
 
-/* TFLite GetReciprocal: 1/sum for a Q12.19 sum >= 1, as a Q0.31 value R with
- * 1/sum = R * 2^-bits; gemmlowp one_over_one_plus_x_for_x_in_0_1 does 1/(1+x). */
-static int32_t reciprocal(int32_t sum, int* bits) {
-  int h = 0;
-  while (!(((uint32_t)sum << h) & 0x80000000u)) ++h; /* sum > 0 */
-  *bits = 12 - h;
-  const int32_t x = (int32_t)(((uint32_t)sum << h) - (1u << 31));
-  const int32_t half_den = (int32_t)(((int64_t)x + INT32_MAX + 1) / 2); /* (1+x)/2 */
-  int32_t r = 1515870810 + tff_srdhm(half_den, -1010580540);            /* 48/17 - 32/17 h, Q2.29 */
-  for (int i = 0; i < 3; ++i) {
-    const int32_t one_minus = (1 << 29) - tff_srdhm(half_den, r);
-    r += sat_shl(tff_srdhm(r, one_minus), 2);
-  }
-  return sat_shl(r, 1);
-}
-
 static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int n) {
   int8_t max = INT8_MIN;
   for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
@@ -97,7 +76,7 @@ static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int
     return;
   }
   int bits;
-  const int32_t inv = reciprocal((int32_t)sum, &bits);
+  const int32_t inv = tff_reciprocal((int32_t)sum, 12, &bits);
   for (int i = 0; i < n; ++i) {
     const int32_t diff = x[i] - max;
     int32_t v = INT8_MIN;

@@ -1,0 +1,14 @@
+/* MAXIMUM: elementwise larger value, with broadcasting (binary_common.h's
+ * walk), for float32, int8, uint8, int16, int32, int64. TFLite compares
+ * quantized codes as they are, whatever the inputs' quantization, and so do
+ * we; a > b ? a : b, so a NaN in b wins and one in a does not, as TFLite's
+ * kernel. */
+#include "binary_common.h"
+#include "ops.h"
+
+#define MAX_OF(x, y, p) ((x) > (y) ? (x) : (y))
+TFF_BINARY_ROWS(max, void, MAX_OF)
+static const tff_binary_rows rows = {max_f32, max_i8, max_u8, max_i16, max_i32, max_i64,
+                                     "float32, int8, uint8, int16, int32, int64"};
+
+TFF_TYPED_BINARY_OP(MAXIMUM, kTfLiteBuiltinMaximum, rows)

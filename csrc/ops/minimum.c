@@ -1,0 +1,14 @@
+/* MINIMUM: elementwise smaller value, with broadcasting (binary_common.h's
+ * walk), for float32, int8, uint8, int16, int32, int64. TFLite compares
+ * quantized codes as they are, whatever the inputs' quantization, and so do
+ * we; a < b ? a : b, so a NaN in b wins and one in a does not, as TFLite's
+ * kernel. */
+#include "binary_common.h"
+#include "ops.h"
+
+#define MIN_OF(x, y, p) ((x) < (y) ? (x) : (y))
+TFF_BINARY_ROWS(min, void, MIN_OF)
+static const tff_binary_rows rows = {min_f32, min_i8, min_u8, min_i16, min_i32, min_i64,
+                                     "float32, int8, uint8, int16, int32, int64"};
+
+TFF_TYPED_BINARY_OP(MINIMUM, kTfLiteBuiltinMinimum, rows)
