@@ -1,0 +1,97 @@
+/* Shared by the data-movement ops whose output shape comes from their
+ * inputs (EXPAND_DIMS, BROADCAST_TO, TILE, MIRROR_PAD, GATHER_ND, ...).
+ *
+ * An op gives two functions: shape (the output dims from the inputs; reports
+ * and fails on bad values) and run (moves the bytes into output 0). The
+ * lifecycle is TFLite's: when the shape-determining inputs hold their values
+ * at prepare, prepare sizes the output, and when every input does, it also
+ * runs the op into a kTfLitePersistentRo output (TFLite's constant folding;
+ * invoke then skips it). Otherwise the output is dynamic and invoke sizes it
+ * before running. */
+#ifndef TFLITE_FAST_OPS_MOVEMENT_COMMON_H_
+#define TFLITE_FAST_OPS_MOVEMENT_COMMON_H_
+
+#include "kernel_util.h"
+
+#define TFF_MOVE_MAX_DIMS 8
+
+typedef TfLiteStatus (*tff_move_shape_fn)(TfLiteContext* ctx, TfLiteNode* node, int* dims,
+                                          int* rank);
+typedef TfLiteStatus (*tff_move_run_fn)(TfLiteContext* ctx, TfLiteNode* node);
+
+static inline TfLiteStatus tff_move_prepare(TfLiteContext* ctx, TfLiteNode* node, int shape_known,
+                                            tff_move_shape_fn shape, tff_move_run_fn run) {
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (!shape_known) {
+    out->allocation_type = kTfLiteDynamic;
+    return kTfLiteOk;
+  }
+  int dims[TFF_MOVE_MAX_DIMS], rank;
+  TF_LITE_ENSURE_OK(ctx, shape(ctx, node, dims, &rank));
+  if (!tff_inputs_constant(ctx, node)) return tff_resize_output(ctx, out, rank, dims);
+  TF_LITE_ENSURE_OK(ctx, tff_resize_output_persistent(ctx, out, rank, dims));
+  return run(ctx, node);
+}
+
+static inline TfLiteStatus tff_move_invoke(TfLiteContext* ctx, TfLiteNode* node,
+                                           tff_move_shape_fn shape, tff_move_run_fn run) {
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (out->allocation_type == kTfLitePersistentRo) return kTfLiteOk;
+  if (out->allocation_type == kTfLiteDynamic) {
+    int dims[TFF_MOVE_MAX_DIMS], rank;
+    TF_LITE_ENSURE_OK(ctx, shape(ctx, node, dims, &rank));
+    TF_LITE_ENSURE_OK(ctx, tff_resize_dynamic(ctx, out, rank, dims));
+  }
+  return run(ctx, node);
+}
+
+/* Input 0 and output 0 of a node that moves bytes: both present, same
+ * type, a fixed-size type. */
+static inline TfLiteStatus tff_move_check_io(TfLiteContext* ctx, const TfLiteNode* node,
+                                             const char* op, int num_inputs) {
+  TF_LITE_ENSURE_MSG(ctx, tff_num_inputs(node) == num_inputs && tff_num_outputs(node) == 1,
+                     "%s: expected %d inputs and 1 output, got %d and %d", op, num_inputs,
+                     tff_num_inputs(node), tff_num_outputs(node));
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  const TfLiteTensor* out = tff_output(ctx, node, 0);
+  TF_LITE_ENSURE_MSG(ctx, in != NULL && out != NULL, "%s: the input or the output is missing", op);
+  for (int i = 1; i < num_inputs; ++i)
+    TF_LITE_ENSURE_MSG(ctx, tff_input(ctx, node, i) != NULL, "%s: input %d is missing", op, i);
+  TF_LITE_ENSURE_MSG(ctx, in->type == out->type, "%s: input type %s and output type %s differ", op,
+                     TfLiteTypeGetName(in->type), TfLiteTypeGetName(out->type));
+  TF_LITE_ENSURE_MSG(ctx, tff_type_size(in->type) > 0, "%s: type %s is not supported", op,
+                     TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_MSG(ctx, tff_rank(in) <= TFF_MOVE_MAX_DIMS,
+                     "%s: input has %d dims, at most %d are supported", op, tff_rank(in),
+                     TFF_MOVE_MAX_DIMS);
+  return kTfLiteOk;
+}
+
+/* TFLite's rule for ops that copy codes: output quantized as the input (for
+ * int16, symmetric). `types_checked`: only int8, uint8 and int16 are checked
+ * (0: every type, as EXPAND_DIMS does). */
+static inline TfLiteStatus tff_move_same_quant(TfLiteContext* ctx, const char* op,
+                                               const TfLiteTensor* in, const TfLiteTensor* out,
+                                               int types_checked) {
+  const int q = in->type == kTfLiteInt8 || in->type == kTfLiteUInt8 || in->type == kTfLiteInt16;
+  if (types_checked && !q) return kTfLiteOk;
+  TF_LITE_ENSURE_MSG(ctx, tff_scale(in) == tff_scale(out) &&
+                              tff_zero_point(in) == tff_zero_point(out),
+                     "%s: input (scale %g, zero point %d) and output (scale %g, zero point %d) "
+                     "quantization differ", op, (double)tff_scale(in), (int)tff_zero_point(in),
+                     (double)tff_scale(out), (int)tff_zero_point(out));
+  TF_LITE_ENSURE_MSG(ctx, in->type != kTfLiteInt16 || tff_zero_point(in) == 0,
+                     "%s: int16 zero point %d must be 0", op, (int)tff_zero_point(in));
+  return kTfLiteOk;
+}
+
+/* run for ops that only reshape: output 0 = input 0, byte for byte. */
+static inline TfLiteStatus tff_move_copy(TfLiteContext* ctx, TfLiteNode* node) {
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (out->data.raw != in->data.raw_const && out->bytes)
+    memcpy(out->data.raw, in->data.raw_const, out->bytes);
+  return kTfLiteOk;
+}
+
+#endif /* TFLITE_FAST_OPS_MOVEMENT_COMMON_H_ */

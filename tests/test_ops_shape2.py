@@ -1,0 +1,214 @@
+"""Data-movement ops against ai_edge_litert in both numerics modes: EXPAND_DIMS, SQUEEZE,
+BROADCAST_TO, TILE, REVERSE_V2, MIRROR_PAD, PADV2, UNPACK, GATHER_ND, EMBEDDING_LOOKUP,
+RESIZE_NEAREST_NEIGHBOR, DEPTH_TO_SPACE, SPACE_TO_DEPTH, BATCH_TO_SPACE_ND,
+SPACE_TO_BATCH_ND.
+
+Each over every type TFLite's kernel moves and every rank it allows, with the
+shape-determining input (axis, multiples, paddings, block shape, ...) a model constant
+(output sized at prepare) and, where TFLite allows it, a graph input (dynamic output, sized
+at invoke). AUTO hands some of these to XNNPACK (DEPTH_TO_SPACE, SPACE_TO_DEPTH,
+EXPAND_DIMS); moved bytes are the same either way, which the default-mode runs check.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import oracle
+from model_builder import ModelBuilder, S
+
+IS_LITERT = oracle.ours_module() is oracle.oracle_module()
+tff_only = pytest.mark.skipif(IS_LITERT, reason="tflite_fast's own messages")
+
+DTYPES = [np.float32, np.int8, np.uint8, np.int16, np.int32, np.int64, np.bool_]
+QUANT = {np.int8: (0.5, -3), np.uint8: (0.25, 7), np.int16: (0.125, 0)}
+shapes = st.lists(st.integers(1, 4), min_size=1, max_size=5)
+
+
+def values(shape, dtype, seed):
+    details = [{"shape": shape, "dtype": dtype, "name": "x"}]
+    return oracle.random_inputs(details, np.random.default_rng(seed))[0]
+
+
+def build(op, x_shape, dtype, extra, out_shape, runtime=False, out_dtype=None, n_out=1,
+          quant=None, version=1, **options):
+    """Single-op model: x, then the `extra` (name, array) inputs, constants unless
+    `runtime` (then graph inputs, and the outputs' shape signature is unknown). Returns the
+    model and its input values after x."""
+    quant = QUANT if quant is None else quant
+    b = ModelBuilder()
+    x = b.tensor("x", x_shape, dtype, *quant.get(dtype, (None, None)))
+    ins, graph = [x], [x]
+    for name, arr in extra:
+        if runtime:
+            ins.append(b.tensor(name, arr.shape, arr.dtype))
+            graph.append(ins[-1])
+        else:
+            ins.append(b.const(name, arr))
+    odt = out_dtype or dtype
+    sig = [-1] * len(out_shape) if runtime else None
+    ys = [b.tensor(f"y{i}", out_shape, odt, *quant.get(odt, (None, None)), shape_signature=sig)
+          for i in range(n_out)]
+    b.op(op, ins, ys, version=version, **options)
+    b.inputs(graph)
+    b.outputs(ys)
+    return b.build(), [arr for _, arr in extra] if runtime else []
+
+
+def run_both(model, inputs, mode, expect_shape=None):
+    ours, _ = oracle.check(model, inputs, mode)
+    if expect_shape is not None:
+        assert list(ours[0].shape) == list(expect_shape)
+    return ours
+
+
+def rejected(model, inputs, message, mode="default"):
+    """Both refuse (at allocate or invoke) with RuntimeError; ours names the problem."""
+    for module in (oracle.ours_module(), oracle.oracle_module()):
+        with pytest.raises((RuntimeError, ValueError)) as e:
+            oracle.run_interpreter(oracle.make_interpreter(module, model, mode), inputs)
+        if module is oracle.ours_module() and not IS_LITERT:
+            assert message in str(e.value), str(e.value)
+
+
+# ---------------------------------------------------------------- EXPAND_DIMS / SQUEEZE
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=25, deadline=None)
+@given(shape=st.lists(st.integers(1, 4), min_size=0, max_size=5), dtype=st.sampled_from(DTYPES),
+       data=st.data(), runtime=st.booleans(), itype=st.sampled_from([np.int32, np.int64]))
+def test_expand_dims(mode, shape, dtype, data, runtime, itype):
+    r = len(shape)
+    axis = data.draw(st.integers(-r - 1, r))
+    a = axis + r + 1 if axis < 0 else axis
+    out = shape[:a] + [1] + shape[a:]
+    model, extra = build("EXPAND_DIMS", shape, dtype, [("axis", np.array([axis], itype))], out,
+                         runtime)
+    run_both(model, [values(shape, dtype, a)] + extra, mode, out)
+
+
+def test_expand_dims_bad_axis():
+    model, extra = build("EXPAND_DIMS", [2, 3], np.float32, [("axis", np.array([3], np.int32))],
+                         [2, 3, 1])
+    rejected(model, [np.zeros([2, 3], np.float32)], "axis 3 is out of range for rank 2")
+    model, extra = build("EXPAND_DIMS", [2, 3], np.float32, [("axis", np.array([-4], np.int32))],
+                         [2, 3, 1], runtime=True)
+    rejected(model, [np.zeros([2, 3], np.float32)] + extra, "axis -4 is out of range")
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=25, deadline=None)
+@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=6), dtype=st.sampled_from(DTYPES),
+       data=st.data())
+def test_squeeze(mode, shape, dtype, data):
+    ones = [i for i, d in enumerate(shape) if d == 1]
+    picked = data.draw(st.lists(st.sampled_from(ones), unique=True) if ones else st.just([]))
+    dims = [i - len(shape) if data.draw(st.booleans()) else i for i in picked]
+    drop = set(picked) if picked else set(ones)
+    out = [d for i, d in enumerate(shape) if i not in drop]
+    model, _ = build("SQUEEZE", shape, dtype, [], out, squeezeDims=dims)
+    run_both(model, [values(shape, dtype, len(dims))], mode, out)
+
+
+def test_squeeze_bad_dim():
+    model, _ = build("SQUEEZE", [2, 1], np.float32, [], [2], squeezeDims=[0])
+    rejected(model, [np.zeros([2, 1], np.float32)], "squeeze_dims[0] = 0 is not a size-1 dim")
+
+
+# ---------------------------------------------------------------- UNPACK / REVERSE_V2
+
+UNPACK_DTYPES = [np.float32, np.int8, np.uint8, np.int16, np.int32, np.bool_]
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=25, deadline=None)
+@given(shape=shapes, dtype=st.sampled_from(UNPACK_DTYPES), data=st.data())
+def test_unpack(mode, shape, dtype, data):
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    a = axis % len(shape)
+    out = shape[:a] + shape[a + 1:]
+    model, _ = build("UNPACK", shape, dtype, [], out, n_out=shape[a], num=shape[a], axis=axis)
+    run_both(model, [values(shape, dtype, a)], mode, out)
+
+
+def test_unpack_num_mismatch():
+    model, _ = build("UNPACK", [2, 3], np.float32, [], [2], n_out=2, num=2, axis=1)
+    rejected(model, [np.zeros([2, 3], np.float32)], "num 2 differs from dimension 1 (3)")
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=25, deadline=None)
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=8), dtype=st.sampled_from(DTYPES),
+       data=st.data(), runtime=st.booleans())
+def test_reverse_v2(mode, shape, dtype, data, runtime):
+    r = len(shape)
+    lo = data.draw(st.integers(0, r - 1))
+    hi = data.draw(st.integers(lo, r - 1))
+    axes = [a - r if data.draw(st.booleans()) else a for a in range(lo, hi + 1)]
+    axes = data.draw(st.permutations(axes))
+    model, extra = build("REVERSE_V2", shape, dtype, [("axis", np.array(axes, np.int32))], shape,
+                         runtime)
+    run_both(model, [values(shape, dtype, lo)] + extra, mode, shape)
+
+
+def test_reverse_v2_non_contiguous():
+    model, extra = build("REVERSE_V2", [2, 3, 4], np.float32, [("axis", np.array([0, 2], np.int32))],
+                         [2, 3, 4])
+    rejected(model, [np.zeros([2, 3, 4], np.float32)], "non-contiguous axes")
+
+
+# ---------------------------------------------------------------- TILE / BROADCAST_TO
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(shape=st.lists(st.integers(1, 3), min_size=0, max_size=6), dtype=st.sampled_from(DTYPES),
+       data=st.data(), runtime=st.booleans(), itype=st.sampled_from([np.int32, np.int64]))
+def test_tile(mode, shape, dtype, data, runtime, itype):
+    mult = data.draw(st.lists(st.integers(1, 3), min_size=len(shape),
+                              max_size=len(shape)))
+    out = [d * m for d, m in zip(shape, mult)]
+    model, extra = build("TILE", shape, dtype, [("multiples", np.array(mult, itype))], out, runtime)
+    run_both(model, [values(shape, dtype, len(shape))] + extra, mode, out)
+
+
+def test_tile_constant_input():
+    """Constant input and multiples: folded at prepare (TFLite does too)."""
+    b = ModelBuilder()
+    c = b.const("c", np.arange(6, dtype=np.int32).reshape(2, 3))
+    x = b.tensor("x", [4, 6], np.int32)
+    t = b.tensor("t", [4, 6], np.int32)
+    y = b.tensor("y", [4, 6], np.int32)
+    b.op("TILE", [c, b.const("m", np.array([2, 2], np.int32))], [t])
+    b.op("ADD", [x, t], [y])
+    b.inputs([x])
+    b.outputs([y])
+    for mode in oracle.MODES:
+        run_both(b.build(), [values([4, 6], np.int32, 1) // 4], mode)
+
+
+def test_tile_bad_multiples():
+    model, extra = build("TILE", [2, 3], np.float32, [("m", np.array([1, -1], np.int32))], [2, 3],
+                         runtime=True)
+    rejected(model, [np.zeros([2, 3], np.float32)] + extra, "multiples[1] = -1")
+    model, _ = build("TILE", [2, 3], np.float32, [("m", np.array([1, 2, 3], np.int32))], [2, 3])
+    rejected(model, [np.zeros([2, 3], np.float32)], "3 multiples for an input of rank 2")
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(out=st.lists(st.integers(1, 3), min_size=0, max_size=8), dtype=st.sampled_from(DTYPES),
+       data=st.data(), runtime=st.booleans(), itype=st.sampled_from([np.int32, np.int64]))
+def test_broadcast_to(mode, out, dtype, data, runtime, itype):
+    r = data.draw(st.integers(0, len(out)))
+    shape = [d if data.draw(st.booleans()) else 1 for d in out[len(out) - r:]]
+    model, extra = build("BROADCAST_TO", shape, dtype, [("shape", np.array(out, itype))], out,
+                         runtime, version=2)
+    run_both(model, [values(shape, dtype, r)] + extra, mode, out)
+
+
+def test_broadcast_to_incompatible():
+    model, extra = build("BROADCAST_TO", [2, 3], np.float32, [("s", np.array([4, 3], np.int32))],
+                         [4, 3], runtime=True, version=2)
+    rejected(model, [np.zeros([2, 3], np.float32)] + extra, "shape[0] = 4; the input dim there is 2")
