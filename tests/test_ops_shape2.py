@@ -212,3 +212,70 @@ def test_broadcast_to_incompatible():
     model, extra = build("BROADCAST_TO", [2, 3], np.float32, [("s", np.array([4, 3], np.int32))],
                          [4, 3], runtime=True, version=2)
     rejected(model, [np.zeros([2, 3], np.float32)] + extra, "shape[0] = 4; the input dim there is 2")
+
+
+# ---------------------------------------------------------------- MIRROR_PAD / PADV2
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=5), dtype=st.sampled_from(DTYPES),
+       data=st.data(), runtime=st.booleans(), itype=st.sampled_from([np.int32, np.int64]),
+       reflect=st.booleans())
+def test_mirror_pad(mode, shape, dtype, data, runtime, itype, reflect):
+    pads = [[data.draw(st.integers(0, d - reflect)) for _ in range(2)] for d in shape]
+    out = [d + a + b for d, (a, b) in zip(shape, pads)]
+    m = S.MirrorPadMode.REFLECT if reflect else S.MirrorPadMode.SYMMETRIC
+    model, extra = build("MIRROR_PAD", shape, dtype, [("pads", np.array(pads, itype))], out,
+                         runtime, mode=m)
+    run_both(model, [values(shape, dtype, len(shape))] + extra, mode, out)
+
+
+def test_mirror_pad_too_large():
+    model, extra = build("MIRROR_PAD", [2, 3], np.float32, [("p", np.array([[0, 0], [3, 0]], np.int32))],
+                         [2, 6], mode=S.MirrorPadMode.REFLECT)
+    rejected(model, [np.zeros([2, 3], np.float32)], "paddings (3, 0) of dim 1 (size 3) must be in [0, 2]")
+
+
+def padv2_model(shape, dtype, pads, value, runtime, op="PADV2"):
+    b = ModelBuilder()
+    q = QUANT.get(dtype, (None, None))
+    x = b.tensor("x", shape, dtype, *q)
+    p = b.tensor("p", [len(shape), 2], pads.dtype) if runtime else b.const("p", pads)
+    ins = [x, p]
+    if value is not None:
+        ins.append(b.const("v", np.array(value, dtype), *q))
+    out = [d + a + c for d, (a, c) in zip(shape, pads)]
+    y = b.tensor("y", out, dtype, *q, shape_signature=[-1] * len(shape) if runtime else None)
+    b.op(op, ins, [y])
+    b.inputs([x, p] if runtime else [x])
+    b.outputs([y])
+    return b.build(), out
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=4), dtype=st.sampled_from(DTYPES),
+       data=st.data(), runtime=st.booleans(), itype=st.sampled_from([np.int32, np.int64]),
+       op=st.sampled_from(["PADV2", "PAD"]))
+def test_padv2(mode, shape, dtype, data, runtime, itype, op):
+    """PADV2 with its constant_values (a code of the output's quantization), and PAD and
+    PADV2 with computed paddings (dynamic output)."""
+    pads = np.array([[data.draw(st.integers(0, 2)) for _ in range(2)] for _ in shape], itype)
+    value = None
+    if op == "PADV2":
+        value = values([], dtype, int(pads.sum()))
+    model, out = padv2_model(shape, dtype, pads, value, runtime, op)
+    xs = [values(shape, dtype, len(shape))] + ([pads] if runtime else [])
+    run_both(model, xs, mode, out)
+
+
+def test_padv2_value_quantization_differs():
+    b = ModelBuilder()
+    x = b.tensor("x", [2, 2], np.int8, 0.5, 1)
+    v = b.const("v", np.array(3, np.int8), 0.25, 1)
+    y = b.tensor("y", [4, 2], np.int8, 0.5, 1)
+    b.op("PADV2", [x, b.const("p", np.array([[1, 1], [0, 0]], np.int32)), v], [y])
+    b.inputs([x])
+    b.outputs([y])
+    rejected(b.build(), [np.zeros([2, 2], np.int8)], "pad value quantization differs")

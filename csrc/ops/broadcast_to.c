@@ -46,9 +46,9 @@ static void fill(const int* in_dims, const int* out_dims, int rank, int d, size_
 static TfLiteStatus run(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
-  if (out->bytes == 0) return kTfLiteOk;
   const int rank = tff_rank(out), lead = rank - tff_rank(in);
-  if (rank == 0) {
+  if (out->bytes == 0) return kTfLiteOk;
+  if (rank == 0) { /* a scalar to a scalar */
     memcpy(out->data.raw, in->data.raw_const, out->bytes);
     return kTfLiteOk;
   }
@@ -70,14 +70,4 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return tff_move_prepare(ctx, node, tff_is_constant(s), shape, run);
 }
 
-static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  return tff_move_invoke(ctx, node, shape, run);
-}
-
-const TfLiteRegistration* tff_register_BROADCAST_TO(void) {
-  static const TfLiteRegistration r = {.prepare = prepare,
-                                       .invoke = invoke,
-                                       .builtin_code = kTfLiteBuiltinBroadcastTo,
-                                       .version = 1};
-  return &r;
-}
+TFF_MOVE_REGISTRATION(BROADCAST_TO, kTfLiteBuiltinBroadcastTo, shape, run)

@@ -33,14 +33,4 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return tff_move_prepare(ctx, node, tff_is_constant(axis), shape, tff_move_copy);
 }
 
-static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  return tff_move_invoke(ctx, node, shape, tff_move_copy);
-}
-
-const TfLiteRegistration* tff_register_EXPAND_DIMS(void) {
-  static const TfLiteRegistration r = {.prepare = prepare,
-                                       .invoke = invoke,
-                                       .builtin_code = kTfLiteBuiltinExpandDims,
-                                       .version = 1};
-  return &r;
-}
+TFF_MOVE_REGISTRATION(EXPAND_DIMS, kTfLiteBuiltinExpandDims, shape, tff_move_copy)

@@ -45,6 +45,17 @@ static inline TfLiteStatus tff_move_invoke(TfLiteContext* ctx, TfLiteNode* node,
   return run(ctx, node);
 }
 
+/* The invoke and registration of such an op, from its prepare, shape and run. */
+#define TFF_MOVE_REGISTRATION(NAME, CODE, SHAPE, RUN)                                  \
+  static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {                  \
+    return tff_move_invoke(ctx, node, SHAPE, RUN);                                    \
+  }                                                                                   \
+  const TfLiteRegistration* tff_register_##NAME(void) {                               \
+    static const TfLiteRegistration r = {                                             \
+        .prepare = prepare, .invoke = invoke, .builtin_code = CODE, .version = 1};    \
+    return &r;                                                                        \
+  }
+
 /* Input 0 and output 0 of a node that moves bytes: both present, same
  * type, a fixed-size type. */
 static inline TfLiteStatus tff_move_check_io(TfLiteContext* ctx, const TfLiteNode* node,
@@ -83,6 +94,13 @@ static inline TfLiteStatus tff_move_same_quant(TfLiteContext* ctx, const char* o
   TF_LITE_ENSURE_MSG(ctx, in->type != kTfLiteInt16 || tff_zero_point(in) == 0,
                      "%s: int16 zero point %d must be 0", op, (int)tff_zero_point(in));
   return kTfLiteOk;
+}
+
+/* The cases a walk over dims need not see: an empty output (nothing to
+ * write) and a scalar input (its one element). 1 when handled. */
+static inline int tff_move_trivial(const TfLiteTensor* in, TfLiteTensor* out) {
+  if (out->bytes != 0 && tff_rank(in) == 0) memcpy(out->data.raw, in->data.raw_const, out->bytes);
+  return out->bytes == 0 || tff_rank(in) == 0;
 }
 
 /* run for ops that only reshape: output 0 = input 0, byte for byte. */

@@ -31,14 +31,4 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return tff_move_prepare(ctx, node, 1, shape, tff_move_copy);
 }
 
-static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  return tff_move_invoke(ctx, node, shape, tff_move_copy);
-}
-
-const TfLiteRegistration* tff_register_SQUEEZE(void) {
-  static const TfLiteRegistration r = {.prepare = prepare,
-                                       .invoke = invoke,
-                                       .builtin_code = kTfLiteBuiltinSqueeze,
-                                       .version = 1};
-  return &r;
-}
+TFF_MOVE_REGISTRATION(SQUEEZE, kTfLiteBuiltinSqueeze, shape, tff_move_copy)

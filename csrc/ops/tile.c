@@ -43,11 +43,7 @@ static size_t tile(const TfLiteTensor* in, const TfLiteTensor* m, int d, size_t 
 static TfLiteStatus run(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
-  if (out->bytes == 0) return kTfLiteOk;
-  if (tff_rank(in) == 0) {
-    memcpy(out->data.raw, in->data.raw_const, out->bytes);
-    return kTfLiteOk;
-  }
+  if (tff_move_trivial(in, out)) return kTfLiteOk;
   tile(in, tff_input(ctx, node, 1), 0, tff_type_size(in->type), in->data.raw_const, out->data.raw);
   return kTfLiteOk;
 }
@@ -65,14 +61,4 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return tff_move_prepare(ctx, node, tff_is_constant(m), shape, run);
 }
 
-static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  return tff_move_invoke(ctx, node, shape, run);
-}
-
-const TfLiteRegistration* tff_register_TILE(void) {
-  static const TfLiteRegistration r = {.prepare = prepare,
-                                       .invoke = invoke,
-                                       .builtin_code = kTfLiteBuiltinTile,
-                                       .version = 1};
-  return &r;
-}
+TFF_MOVE_REGISTRATION(TILE, kTfLiteBuiltinTile, shape, run)
