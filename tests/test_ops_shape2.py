@@ -279,3 +279,35 @@ def test_padv2_value_quantization_differs():
     b.inputs([x])
     b.outputs([y])
     rejected(b.build(), [np.zeros([2, 2], np.int8)], "pad value quantization differs")
+
+
+# ---------------------------------------------------------------- DEPTH_TO_SPACE / SPACE_TO_DEPTH
+
+SPACE_DTYPES = [np.float32, np.uint8, np.int8, np.int32, np.int64]
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 2), h=st.integers(1, 3), w=st.integers(1, 3), c=st.integers(1, 3),
+       bs=st.integers(1, 3), dtype=st.sampled_from(SPACE_DTYPES))
+def test_depth_to_space(mode, n, h, w, c, bs, dtype):
+    shape, out = [n, h, w, c * bs * bs], [n, h * bs, w * bs, c]
+    model, _ = build("DEPTH_TO_SPACE", shape, dtype, [], out, blockSize=bs)
+    run_both(model, [values(shape, dtype, bs)], mode, out)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 2), h=st.integers(1, 3), w=st.integers(1, 3), c=st.integers(1, 3),
+       bs=st.integers(1, 3), dtype=st.sampled_from(SPACE_DTYPES))
+def test_space_to_depth(mode, n, h, w, c, bs, dtype):
+    shape, out = [n, h * bs, w * bs, c], [n, h, w, c * bs * bs]
+    model, _ = build("SPACE_TO_DEPTH", shape, dtype, [], out, blockSize=bs)
+    run_both(model, [values(shape, dtype, bs)], mode, out)
+
+
+def test_space_depth_bad_block():
+    model, _ = build("DEPTH_TO_SPACE", [1, 2, 2, 6], np.float32, [], [1, 4, 4, 1], blockSize=2)
+    rejected(model, [np.zeros([1, 2, 2, 6], np.float32)], "6 channels do not split into blocks")
+    model, _ = build("SPACE_TO_DEPTH", [1, 3, 4, 1], np.float32, [], [1, 1, 2, 4], blockSize=2)
+    rejected(model, [np.zeros([1, 3, 4, 1], np.float32)], "3 x 4 pixels do not split")

@@ -96,6 +96,15 @@ static inline TfLiteStatus tff_move_same_quant(TfLiteContext* ctx, const char* o
   return kTfLiteOk;
 }
 
+/* The types of TFLite's DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
+static inline TfLiteStatus tff_move_space_type(TfLiteContext* ctx, const char* op, TfLiteType t) {
+  TF_LITE_ENSURE_MSG(ctx, t == kTfLiteFloat32 || t == kTfLiteUInt8 || t == kTfLiteInt8 ||
+                              t == kTfLiteInt32 || t == kTfLiteInt64,
+                     "%s: type %s is not supported (float32, uint8, int8, int32, int64)", op,
+                     TfLiteTypeGetName(t));
+  return kTfLiteOk;
+}
+
 /* The cases a walk over dims need not see: an empty output (nothing to
  * write) and a scalar input (its one element). 1 when handled. */
 static inline int tff_move_trivial(const TfLiteTensor* in, TfLiteTensor* out) {
