@@ -105,6 +105,22 @@ static inline TfLiteStatus tff_move_space_type(TfLiteContext* ctx, const char* o
   return kTfLiteOk;
 }
 
+/* DEPTH_TO_SPACE (to_space) and its inverse SPACE_TO_DEPTH: `depth` is
+ * [rows, w, bs·bs·chunk] bytes, `space` [rows, bs, w, bs·chunk] (rows = n·h,
+ * h and w of the depth side); block dy of a depth pixel is its space pixels
+ * in row dy. */
+static inline void tff_move_space_depth(char* depth, char* space, size_t rows, size_t w, size_t bs,
+                                        size_t chunk, int to_space) {
+  const size_t run = bs * chunk;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t dy = 0; dy < bs; ++dy)
+      for (size_t x = 0; x < w; ++x) {
+        char* d = depth + ((r * w + x) * bs + dy) * run;
+        char* s = space + ((r * bs + dy) * w + x) * run;
+        memcpy(to_space ? s : d, to_space ? d : s, run);
+      }
+}
+
 /* The cases a walk over dims need not see: an empty output (nothing to
  * write) and a scalar input (its one element). 1 when handled. */
 static inline int tff_move_trivial(const TfLiteTensor* in, TfLiteTensor* out) {

@@ -28,16 +28,10 @@ static TfLiteStatus shape(TfLiteContext* ctx, TfLiteNode* node, int* dims, int* 
 static TfLiteStatus run(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
-  const size_t bs = (size_t)block_size(node);
-  const size_t rows = (size_t)tff_dim(out, 0) * (size_t)tff_dim(out, 1);
-  const size_t w = (size_t)tff_dim(out, 2);
-  const size_t chunk = (size_t)tff_dim(in, 3) * tff_type_size(in->type); /* one input pixel */
-  const char* src = in->data.raw_const;
-  char* dst = out->data.raw;
-  for (size_t r = 0; r < rows; ++r, dst += w * bs * bs * chunk)
-    for (size_t dy = 0; dy < bs; ++dy)
-      for (size_t x = 0; x < w; ++x, src += bs * chunk)
-        memcpy(dst + (x * bs + dy) * bs * chunk, src, bs * chunk);
+  /* chunk: one input pixel */
+  tff_move_space_depth(out->data.raw, (char*)in->data.raw_const,
+                       (size_t)tff_dim(out, 0) * (size_t)tff_dim(out, 1), (size_t)tff_dim(out, 2),
+                       (size_t)block_size(node), (size_t)tff_dim(in, 3) * tff_type_size(in->type), 0);
   return kTfLiteOk;
 }
 
