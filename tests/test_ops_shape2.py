@@ -311,3 +311,85 @@ def test_space_depth_bad_block():
     rejected(model, [np.zeros([1, 2, 2, 6], np.float32)], "6 channels do not split into blocks")
     model, _ = build("SPACE_TO_DEPTH", [1, 3, 4, 1], np.float32, [], [1, 1, 2, 4], blockSize=2)
     rejected(model, [np.zeros([1, 3, 4, 1], np.float32)], "3 x 4 pixels do not split")
+
+
+# ---------------------------------------------------------------- GATHER_ND / EMBEDDING_LOOKUP
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=5), dtype=st.sampled_from(DTYPES),
+       data=st.data(), itype=st.sampled_from([np.int16, np.int32, np.int64]),
+       const=st.booleans())
+def test_gather_nd(mode, shape, dtype, data, itype, const):
+    nd = data.draw(st.integers(1, len(shape)))
+    batch = data.draw(st.lists(st.integers(1, 3), min_size=0, max_size=2))
+    rng = np.random.default_rng(nd)
+    idx = np.stack([rng.integers(0, d, size=batch) for d in shape[:nd]], axis=-1).astype(itype)
+    out = batch + shape[nd:]
+    b = ModelBuilder()
+    x = b.tensor("x", shape, dtype, *QUANT.get(dtype, (None, None)))
+    i = b.const("i", idx) if const else b.tensor("i", idx.shape, itype)
+    y = b.tensor("y", out, dtype, *QUANT.get(dtype, (None, None)))
+    b.op("GATHER_ND", [x, i], [y])
+    b.inputs([x] if const else [x, i])
+    b.outputs([y])
+    run_both(b.build(), [values(shape, dtype, nd)] + ([] if const else [idx]), mode, out)
+
+
+@pytest.mark.parametrize("bad", [3, -1])
+def test_gather_nd_out_of_range(bad):
+    b = ModelBuilder()
+    x = b.tensor("x", [3, 2], np.float32)
+    i = b.tensor("i", [2, 1], np.int32)
+    y = b.tensor("y", [2, 2], np.float32)
+    b.op("GATHER_ND", [x, i], [y])
+    b.inputs([x, i])
+    b.outputs([y])
+    rejected(b.build(), [np.zeros([3, 2], np.float32), np.array([[0], [bad]], np.int32)],
+             f"index {bad} is out of bounds [0, 3)")
+
+
+def embedding_model(rows, cols, n, dtype, out_dtype, scale=None, runtime_value=False):
+    b = ModelBuilder()
+    lk = b.tensor("lookup", [n], np.int32)
+    rng = np.random.default_rng(rows * 7 + n)
+    table = values([rows] + cols, dtype, rows)
+    q = QUANT.get(dtype, (None, None)) if scale is None else (scale, [0] * np.size(scale))
+    if runtime_value:
+        v = b.tensor("value", [rows] + cols, dtype, *q)
+    else:
+        v = b.const("value", table, *q)
+    y = b.tensor("y", [n] + cols, out_dtype,
+                 *(QUANT.get(out_dtype, (None, None)) if out_dtype == dtype else (None, None)))
+    b.op("EMBEDDING_LOOKUP", [lk, v], [y])
+    b.inputs([lk, v] if runtime_value else [lk])
+    b.outputs([y])
+    idx = rng.integers(0, rows, size=n).astype(np.int32)
+    return b.build(), [idx, table] if runtime_value else [idx]
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 5), cols=st.lists(st.integers(1, 4), min_size=1, max_size=3),
+       n=st.integers(1, 6), dtype=st.sampled_from(DTYPES), runtime_value=st.booleans())
+def test_embedding_lookup(mode, rows, cols, n, dtype, runtime_value):
+    model, xs = embedding_model(rows, cols, n, dtype, dtype, runtime_value=runtime_value)
+    run_both(model, xs, mode, [n] + cols)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=20, deadline=None)
+@given(rows=st.integers(1, 5), cols=st.lists(st.integers(1, 4), min_size=1, max_size=2),
+       n=st.integers(1, 6), dtype=st.sampled_from([np.int8, np.uint8]),
+       per_row=st.booleans())
+def test_embedding_lookup_hybrid(mode, rows, cols, n, dtype, per_row):
+    """int8/uint8 table, float32 output: each code (read as int8) times its row's scale."""
+    scale = list(np.linspace(0.01, 0.5, rows)) if per_row and rows > 1 else 0.037
+    model, xs = embedding_model(rows, cols, n, dtype, np.float32, scale=scale)
+    run_both(model, xs, mode, [n] + cols)
+
+
+def test_embedding_lookup_out_of_range():
+    model, _ = embedding_model(3, [2], 2, np.float32, np.float32)
+    rejected(model, [np.array([0, 3], np.int32)], "index 3 is out of bounds [0, 3)")
