@@ -9,24 +9,6 @@
 #include "movement_common.h"
 #include "ops.h"
 
-static int type_ok(TfLiteType t) {
-  switch (t) {
-    case kTfLiteFloat32: case kTfLiteFloat16: case kTfLiteBFloat16: case kTfLiteUInt8:
-    case kTfLiteInt8: case kTfLiteInt16: case kTfLiteInt32: case kTfLiteInt64: case kTfLiteBool:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-static int64_t coord(const TfLiteTensor* t, size_t i) {
-  switch (t->type) {
-    case kTfLiteInt16: return t->data.i16[i];
-    case kTfLiteInt32: return t->data.i32[i];
-    default: return t->data.i64[i];
-  }
-}
-
 static TfLiteStatus shape(TfLiteContext* ctx, TfLiteNode* node, int* dims, int* rank) {
   const TfLiteTensor* params = tff_input(ctx, node, 0);
   const TfLiteTensor* idx = tff_input(ctx, node, 1);
@@ -48,7 +30,7 @@ static TfLiteStatus run(TfLiteContext* ctx, TfLiteNode* node) {
   for (size_t s = 0; s < slices; ++s, out += slice) {
     size_t at = 0;
     for (int j = 0; j < nd; ++j) {
-      const int64_t c = coord(idx, s * (size_t)nd + (size_t)j);
+      const int64_t c = tff_gather_index(idx, s * (size_t)nd + (size_t)j);
       TF_LITE_ENSURE_MSG(ctx, c >= 0 && c < tff_dim(params, j),
                          "GATHER_ND: index %lld is out of bounds [0, %d) of params dim %d",
                          (long long)c, tff_dim(params, j), j);
@@ -63,7 +45,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(ctx, tff_move_check_io(ctx, node, "GATHER_ND", 2));
   const TfLiteTensor* params = tff_input(ctx, node, 0);
   const TfLiteTensor* idx = tff_input(ctx, node, 1);
-  TF_LITE_ENSURE_MSG(ctx, type_ok(params->type), "GATHER_ND: params of type %s are not supported",
+  TF_LITE_ENSURE_MSG(ctx, tff_gather_type_ok(params->type), "GATHER_ND: params of type %s are not supported",
                      TfLiteTypeGetName(params->type));
   TF_LITE_ENSURE_MSG(ctx, idx->type == kTfLiteInt16 || idx->type == kTfLiteInt32 ||
                               idx->type == kTfLiteInt64,

@@ -96,6 +96,26 @@ static inline TfLiteStatus tff_move_same_quant(TfLiteContext* ctx, const char* o
   return kTfLiteOk;
 }
 
+/* The types TFLite's GATHER and GATHER_ND move. */
+static inline int tff_gather_type_ok(TfLiteType t) {
+  switch (t) {
+    case kTfLiteFloat32: case kTfLiteFloat16: case kTfLiteBFloat16: case kTfLiteUInt8:
+    case kTfLiteInt8: case kTfLiteInt16: case kTfLiteInt32: case kTfLiteInt64: case kTfLiteBool:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* Element i of an int16, int32 or int64 index tensor. */
+static inline int64_t tff_gather_index(const TfLiteTensor* t, size_t i) {
+  switch (t->type) {
+    case kTfLiteInt16: return t->data.i16[i];
+    case kTfLiteInt32: return t->data.i32[i];
+    default: return t->data.i64[i];
+  }
+}
+
 /* The types of TFLite's DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
 static inline TfLiteStatus tff_move_space_type(TfLiteContext* ctx, const char* op, TfLiteType t) {
   TF_LITE_ENSURE_MSG(ctx, t == kTfLiteFloat32 || t == kTfLiteUInt8 || t == kTfLiteInt8 ||
