@@ -393,3 +393,40 @@ def test_embedding_lookup_hybrid(mode, rows, cols, n, dtype, per_row):
 def test_embedding_lookup_out_of_range():
     model, _ = embedding_model(3, [2], 2, np.float32, np.float32)
     rejected(model, [np.array([0, 3], np.int32)], "index 3 is out of bounds [0, 3)")
+
+
+# ---------------------------------------------------------------- RESIZE_NEAREST_NEIGHBOR
+
+RESIZE_DTYPES = [np.float32, np.int8, np.uint8, np.int16, np.int32, np.bool_]
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 2), h=st.integers(1, 9), w=st.integers(1, 9), c=st.integers(1, 3),
+       oh=st.integers(1, 20), ow=st.integers(1, 20), dtype=st.sampled_from(RESIZE_DTYPES),
+       align=st.booleans(), half=st.booleans(), runtime=st.booleans())
+def test_resize_nearest_neighbor(mode, n, h, w, c, oh, ow, dtype, align, half, runtime):
+    """Every flag combination (TFLite accepts both at once here); 1-byte types without
+    flags take the optimized kernel's fixed-point indices in default mode."""
+    shape, out = [n, h, w, c], [n, oh, ow, c]
+    model, extra = build("RESIZE_NEAREST_NEIGHBOR", shape, dtype,
+                         [("size", np.array([oh, ow], np.int32))], out, runtime,
+                         alignCorners=align, halfPixelCenters=half)
+    run_both(model, [values(shape, dtype, oh * ow)] + extra, mode, out)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_resize_nearest_neighbor_large_ratios(mode, dtype):
+    """Scales where the 16.16 fixed-point index and the float one could part ways."""
+    for h, oh in [(97, 13), (13, 97), (2, 82), (3, 100), (300, 7), (7, 300)]:
+        model, _ = build("RESIZE_NEAREST_NEIGHBOR", [1, h, 3, 1], dtype,
+                         [("size", np.array([oh, 5], np.int32))], [1, oh, 5, 1])
+        run_both(model, [values([1, h, 3, 1], dtype, h)], mode, [1, oh, 5, 1])
+
+
+def test_resize_nearest_neighbor_bad_size():
+    model, extra = build("RESIZE_NEAREST_NEIGHBOR", [1, 2, 2, 1], np.float32,
+                         [("size", np.array([0, 3], np.int32))], [1, 1, 3, 1])
+    with pytest.raises(RuntimeError, match=None if IS_LITERT else "size 0 x 3 must be positive"):
+        oracle.run_ours(model, [np.zeros([1, 2, 2, 1], np.float32)], "default")
