@@ -430,3 +430,61 @@ def test_resize_nearest_neighbor_bad_size():
                          [("size", np.array([0, 3], np.int32))], [1, 1, 3, 1])
     with pytest.raises(RuntimeError, match=None if IS_LITERT else "size 0 x 3 must be positive"):
         oracle.run_ours(model, [np.zeros([1, 2, 2, 1], np.float32)], "default")
+
+
+# ---------------------------------------------------------------- SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND
+
+
+@st.composite
+def space_batch_case(draw):
+    rank = draw(st.sampled_from([3, 4]))
+    block = [draw(st.integers(1, 3)) for _ in range(rank - 2)]
+    n, c = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    # (padded) spatial sizes, multiples of the block, and (before, after) counts within them
+    full = [b * draw(st.integers(1, 3)) for b in block]
+    counts = [[draw(st.integers(0, 2)) for _ in range(2)] for _ in block]
+    return rank, block, n, c, full, counts
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(case=space_batch_case(), dtype=st.sampled_from(DTYPES), runtime=st.booleans())
+def test_space_to_batch_nd(mode, case, dtype, runtime):
+    """Padding fills with the output zero point (int8/uint8) or 0."""
+    rank, block, n, c, full, pads = case
+    spatial = [f + b for f, b in zip(full, block)]  # h, w before padding, then pad to a multiple
+    pads = [[p[0], (-(s + p[0])) % b] for s, p, b in zip(spatial, pads, block)]
+    shape = [n] + spatial + [c]
+    out = [n * int(np.prod(block))] + [(s + a + z) // b for s, (a, z), b in
+                                       zip(spatial, pads, block)] + [c]
+    model, extra = build("SPACE_TO_BATCH_ND", shape, dtype,
+                         [("block", np.array(block, np.int32)), ("pads", np.array(pads, np.int32))],
+                         out, runtime)
+    run_both(model, [values(shape, dtype, n)] + extra, mode, out)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=30, deadline=None)
+@given(case=space_batch_case(), dtype=st.sampled_from(DTYPES), runtime=st.booleans())
+def test_batch_to_space_nd(mode, case, dtype, runtime):
+    rank, block, n, c, full, crops = case
+    crops = [[min(a, f // 2), min(z, f - f // 2 - 1)] for (a, z), f in zip(crops, full)]
+    shape = [n * int(np.prod(block))] + [f // b for f, b in zip(full, block)] + [c]
+    out = [n] + [f - a - z for f, (a, z) in zip(full, crops)] + [c]
+    model, extra = build("BATCH_TO_SPACE_ND", shape, dtype,
+                         [("block", np.array(block, np.int32)), ("crops", np.array(crops, np.int32))],
+                         out, runtime)
+    run_both(model, [values(shape, dtype, n)] + extra, mode, out)
+
+
+def test_space_batch_bad_block():
+    model, extra = build("BATCH_TO_SPACE_ND", [3, 2, 2, 1], np.float32,
+                         [("block", np.array([2, 1], np.int32)),
+                          ("crops", np.array([[0, 0], [0, 0]], np.int32))], [1, 4, 2, 1])
+    rejected(model, [np.zeros([3, 2, 2, 1], np.float32)], "batch 3 is not a multiple of block 2 x 1")
+    model, extra = build("SPACE_TO_BATCH_ND", [1, 3, 2, 1], np.float32,
+                         [("block", np.array([2, 1], np.int32)),
+                          ("pads", np.array([[0, 0], [0, 0]], np.int32))], [2, 1, 2, 1],
+                         runtime=True)
+    rejected(model, [np.zeros([1, 3, 2, 1], np.float32)] + extra,
+             "padded 3 x 2 is not a multiple of block 2 x 1")
