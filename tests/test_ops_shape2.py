@@ -488,3 +488,38 @@ def test_space_batch_bad_block():
                          runtime=True)
     rejected(model, [np.zeros([1, 3, 2, 1], np.float32)] + extra,
              "padded 3 x 2 is not a multiple of block 2 x 1")
+
+
+# ---------------------------------------------------------------- dynamic outputs downstream
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+def test_dynamic_output_feeds_next_op_across_invokes(mode):
+    """TILE with computed multiples -> ADD of a constant: the dynamic
+    output is resized at each invoke and the op after it follows, on one interpreter."""
+    b = ModelBuilder()
+    x = b.tensor("x", [2, 3], np.float32)
+    m = b.tensor("m", [2], np.int32)
+    t = b.tensor("t", [2, 3], np.float32, shape_signature=[-1, -1])
+    y = b.tensor("y", [2, 3], np.float32, shape_signature=[-1, -1])
+    b.op("TILE", [x, m], [t])
+    b.op("ADD", [t, b.const("one", np.array([1.0], np.float32))], [y])
+    b.inputs([x, m])
+    b.outputs([y])
+    model = b.build()
+    xv = values([2, 3], np.float32, 5)
+    runs = {}
+    for module in (oracle.ours_module(), oracle.oracle_module()):
+        it = oracle.make_interpreter(module, model, mode)
+        it.allocate_tensors()
+        outs = []
+        for mult in ([1, 1], [3, 2], [2, 1], [3, 2]):
+            it.set_tensor(it.get_input_details()[0]["index"], xv)
+            it.set_tensor(it.get_input_details()[1]["index"], np.array(mult, np.int32))
+            it.invoke()
+            outs.append(it.get_tensor(it.get_output_details()[0]["index"]))
+        runs[module] = outs
+    ours, ref = runs[oracle.ours_module()], runs[oracle.oracle_module()]
+    for k, (o, r) in enumerate(zip(ours, ref)):
+        oracle.assert_outputs_match([o], [r], context=f"invoke {k}")
+    assert ours[1].shape == (6, 6)

@@ -15,7 +15,7 @@ static TfLiteStatus shape(TfLiteContext* ctx, TfLiteNode* node, int* dims, int* 
   TF_LITE_ENSURE_MSG(ctx, bs > 0 && h % bs == 0 && w % bs == 0,
                      "SPACE_TO_DEPTH: %d x %d pixels do not split into blocks of %d x %d", h, w,
                      bs, bs);
-  TF_LITE_ENSURE_MSG(ctx, (int64_t)tff_dim(in, 3) * bs * bs <= INT32_MAX,
+  TF_LITE_ENSURE_MSG(ctx, (int64_t)tff_dim(in, 3) * bs <= INT32_MAX / bs,
                      "SPACE_TO_DEPTH: output too large");
   *rank = 4;
   dims[0] = tff_dim(in, 0);
