@@ -7,7 +7,7 @@
  * in TFLite. With constant input and positions the output is computed at
  * prepare (kTfLitePersistentRo, TFLite's folding). */
 #include "ops.h"
-#include "kernel_util.h"
+#include "movement_common.h"
 
 typedef struct {
   int axis, batch_dims;
@@ -17,24 +17,6 @@ typedef struct {
 
 TFF_ZEROED_INIT(init, OpData)
 
-static int type_ok(TfLiteType t) {
-  switch (t) {
-    case kTfLiteFloat32: case kTfLiteFloat16: case kTfLiteBFloat16: case kTfLiteUInt8:
-    case kTfLiteInt8: case kTfLiteInt16: case kTfLiteInt32: case kTfLiteInt64: case kTfLiteBool:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-static int64_t position(const TfLiteTensor* p, size_t i) {
-  switch (p->type) {
-    case kTfLiteInt16: return p->data.i16[i];
-    case kTfLiteInt32: return p->data.i32[i];
-    default: return p->data.i64[i];
-  }
-}
-
 static TfLiteStatus run(TfLiteContext* ctx, const OpData* d, const TfLiteTensor* in,
                         const TfLiteTensor* pos, TfLiteTensor* out) {
   const char* src = in->data.raw_const;
@@ -43,7 +25,7 @@ static TfLiteStatus run(TfLiteContext* ctx, const OpData* d, const TfLiteTensor*
     for (size_t o = 0; o < d->outer; ++o) {
       const char* row = src + (b * d->outer + o) * (size_t)d->axis_size * d->inner;
       for (size_t k = 0; k < d->coords; ++k) {
-        const int64_t i = position(pos, b * d->coords + k);
+        const int64_t i = tff_gather_index(pos, b * d->coords + k);
         TF_LITE_ENSURE_MSG(ctx, i >= 0 && i < d->axis_size,
                            "GATHER: index %lld is out of bounds [0, %d)", (long long)i,
                            d->axis_size);
@@ -70,7 +52,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                               pos->type == kTfLiteInt64,
                      "GATHER: positions of type %s are not supported (int16, int32, int64)",
                      TfLiteTypeGetName(pos->type));
-  TF_LITE_ENSURE_MSG(ctx, type_ok(in->type), "GATHER: type %s is not supported",
+  TF_LITE_ENSURE_MSG(ctx, tff_gather_type_ok(in->type), "GATHER: type %s is not supported",
                      TfLiteTypeGetName(in->type));
   TF_LITE_ENSURE_MSG(ctx, in->type == out->type, "GATHER: input type %s and output type %s differ",
                      TfLiteTypeGetName(in->type), TfLiteTypeGetName(out->type));

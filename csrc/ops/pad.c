@@ -1,10 +1,13 @@
-/* PAD: constant padding of every fixed-size type (TFLite pad.cc). paddings is
- * a constant int32 or int64 [rank, 2] tensor of (before, after) counts. The
- * pad value is the optional third input, else the output zero point (0 for
- * float types): real 0 for quantized tensors, whose codes are copied as they
- * are. */
+/* PAD and PADV2: constant padding of every fixed-size type (TFLite pad.cc,
+ * one kernel for both codes). paddings is an int32 or int64 [rank, 2] tensor
+ * of (before, after) counts; when it is computed, the output is dynamic and
+ * sized at invoke. The pad value is the optional third input (PADV2's
+ * constant_values, quantized as the output), else the output zero point (0
+ * for float types): real 0 for quantized tensors, whose codes are copied as
+ * they are. */
 #include "kernel_util.h"
 #include "ops.h"
+#include "pad_common.h"
 
 #define PAD_MAX_DIMS 8
 
@@ -57,9 +60,30 @@ static TfLiteStatus check_pad_value(TfLiteContext* ctx, const TfLiteTensor* valu
   return kTfLiteOk;
 }
 
-TFF_ZEROED_INIT(init, OpData)
+void* tff_pad_init(TfLiteContext* ctx, const char* buf, size_t len) {
+  (void)ctx, (void)buf, (void)len;
+  return calloc(1, sizeof(OpData));
+}
 
-static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+/* Output geometry from the paddings (at prepare when constant, else at
+ * invoke). */
+static TfLiteStatus geometry(TfLiteContext* ctx, const TfLiteNode* node, OpData* d) {
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  const TfLiteTensor* pads = tff_input(ctx, node, 1);
+  for (int i = 0; i < d->rank; ++i) {
+    const int64_t before = tff_index_at(pads, 2 * i), after = tff_index_at(pads, 2 * i + 1);
+    const int64_t dim = (int64_t)tff_dim(in, i) + before + after;
+    TF_LITE_ENSURE_MSG(ctx, before >= 0 && after >= 0 && dim <= INT32_MAX,
+                       "paddings (%lld, %lld) of dim %d are negative or too large",
+                       (long long)before, (long long)after, i);
+    d->in_dims[i] = tff_dim(in, i);
+    d->before[i] = (int)before;
+    d->out_dims[i] = (int)dim;
+  }
+  return kTfLiteOk;
+}
+
+TfLiteStatus tff_pad_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   TF_LITE_ENSURE(ctx, d != NULL);
   TF_LITE_ENSURE(ctx, tff_num_inputs(node) == 2 || tff_num_inputs(node) == 3);
@@ -79,33 +103,29 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      TfLiteTypeGetName(pads->type));
   TF_LITE_ENSURE_MSG(ctx, tff_rank(pads) == 2 && tff_dim(pads, 0) == d->rank && tff_dim(pads, 1) == 2,
                      "paddings must have shape [%d, 2]", d->rank);
-  TF_LITE_ENSURE_MSG(ctx, tff_is_constant(pads),
-                     "paddings tensor %d is not constant; dynamic shapes are not supported yet",
-                     node->inputs->data[1]);
-  for (int i = 0; i < d->rank; ++i) {
-    const int64_t before = tff_index_at(pads, 2 * i), after = tff_index_at(pads, 2 * i + 1);
-    const int64_t dim = (int64_t)tff_dim(in, i) + before + after;
-    TF_LITE_ENSURE_MSG(ctx, before >= 0 && after >= 0 && dim <= INT32_MAX,
-                       "paddings (%lld, %lld) of dim %d are negative or too large",
-                       (long long)before, (long long)after, i);
-    d->in_dims[i] = tff_dim(in, i);
-    d->before[i] = (int)before;
-    d->out_dims[i] = (int)dim;
-  }
   if (value != NULL) {
     TF_LITE_ENSURE_OK(ctx, check_pad_value(ctx, value, out));
   } else {
     TF_LITE_ENSURE_OK(ctx, zero_point_value(ctx, out, d->value));
   }
+  if (!tff_is_constant(pads)) { /* computed paddings: sized at invoke (TFLite) */
+    out->allocation_type = kTfLiteDynamic;
+    return kTfLiteOk;
+  }
+  TF_LITE_ENSURE_OK(ctx, geometry(ctx, node, d));
   return tff_resize_output(ctx, out, d->rank, d->out_dims);
 }
 
-static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  const OpData* d = (const OpData*)node->user_data;
+TfLiteStatus tff_pad_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  TfLiteTensor* out_t = tff_output(ctx, node, 0);
+  if (out_t->allocation_type == kTfLiteDynamic) {
+    TF_LITE_ENSURE_OK(ctx, geometry(ctx, node, d));
+    TF_LITE_ENSURE_OK(ctx, tff_resize_dynamic(ctx, out_t, d->rank, d->out_dims));
+  }
   const char* in = tff_input(ctx, node, 0)->data.raw_const;
   const TfLiteTensor* value_tensor = tff_input(ctx, node, 2);
   const char* value = value_tensor != NULL ? value_tensor->data.raw_const : d->value;
-  TfLiteTensor* out_t = tff_output(ctx, node, 0);
   char* out = out_t->data.raw;
   const size_t es = d->elem;
   if (d->rank == 0) {
@@ -139,10 +159,10 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
 }
 
 const TfLiteRegistration* tff_register_PAD(void) {
-  static const TfLiteRegistration r = {.init = init,
+  static const TfLiteRegistration r = {.init = tff_pad_init,
                                        .free = tff_free_user_data,
-                                       .prepare = prepare,
-                                       .invoke = invoke,
+                                       .prepare = tff_pad_prepare,
+                                       .invoke = tff_pad_invoke,
                                        .builtin_code = kTfLiteBuiltinPad,
                                        .version = 1};
   return &r;
