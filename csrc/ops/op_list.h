@@ -2,12 +2,15 @@
  * (csrc/ops/<name lowercased>.c defines tff_register_<NAME>()).
  * TFF_OP(NAME, kTfLiteBuiltinCode) */
 TFF_OP(ADD, kTfLiteBuiltinAdd)
+TFF_OP(ARG_MAX, kTfLiteBuiltinArgMax)
+TFF_OP(ARG_MIN, kTfLiteBuiltinArgMin)
 TFF_OP(ASSIGN_VARIABLE, kTfLiteBuiltinAssignVariable)
 TFF_OP(AVERAGE_POOL_2D, kTfLiteBuiltinAveragePool2d)
 TFF_OP(BATCH_MATMUL, kTfLiteBuiltinBatchMatmul)
 TFF_OP(CALL_ONCE, kTfLiteBuiltinCallOnce)
 TFF_OP(CONCATENATION, kTfLiteBuiltinConcatenation)
 TFF_OP(CONV_2D, kTfLiteBuiltinConv2d)
+TFF_OP(CUMSUM, kTfLiteBuiltinCumsum)
 TFF_OP(DEPTHWISE_CONV_2D, kTfLiteBuiltinDepthwiseConv2d)
 TFF_OP(DEQUANTIZE, kTfLiteBuiltinDequantize)
 TFF_OP(FULLY_CONNECTED, kTfLiteBuiltinFullyConnected)

@@ -45,16 +45,27 @@ typedef void (*tff_reduce_row_fn)(const void* in, void* acc, int n, int reduced,
     }                                                                                     \
   }
 
+/* The tensors of a node (input, axis) -> output: the reductions, ARG_MAX,
+ * ARG_MIN, CUMSUM. */
+static inline TfLiteStatus tff_axis_op_tensors(TfLiteContext* ctx, const TfLiteNode* node,
+                                               const TfLiteTensor** in,
+                                               const TfLiteTensor** axis, TfLiteTensor** out) {
+  TF_LITE_ENSURE_EQ(ctx, tff_num_inputs(node), 2);
+  TF_LITE_ENSURE_EQ(ctx, tff_num_outputs(node), 1);
+  *in = tff_input(ctx, node, 0);
+  *axis = tff_input(ctx, node, 1);
+  *out = tff_output(ctx, node, 0);
+  TF_LITE_ENSURE(ctx, *in != NULL && *axis != NULL && *out != NULL);
+  return kTfLiteOk;
+}
+
 /* Validates the node (input, int32 axis, output), resolves the axes into r
  * and sizes the output. `op` names the op in messages. */
 static inline TfLiteStatus tff_reduce_prepare(TfLiteContext* ctx, TfLiteNode* node,
                                               const char* op, tff_reduce* r) {
-  TF_LITE_ENSURE_EQ(ctx, tff_num_inputs(node), 2);
-  TF_LITE_ENSURE_EQ(ctx, tff_num_outputs(node), 1);
-  const TfLiteTensor* in = tff_input(ctx, node, 0);
-  const TfLiteTensor* axis = tff_input(ctx, node, 1);
-  TfLiteTensor* out = tff_output(ctx, node, 0);
-  TF_LITE_ENSURE(ctx, in != NULL && axis != NULL && out != NULL);
+  const TfLiteTensor *in, *axis;
+  TfLiteTensor* out;
+  TF_LITE_ENSURE_OK(ctx, tff_axis_op_tensors(ctx, node, &in, &axis, &out));
   TF_LITE_ENSURE_TYPES_EQ(ctx, in->type, out->type);
   TF_LITE_ENSURE_TYPES_EQ(ctx, axis->type, kTfLiteInt32);
   TF_LITE_ENSURE_MSG(ctx, tff_is_constant(axis),
