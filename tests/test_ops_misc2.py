@@ -105,3 +105,96 @@ def test_cumsum_bad_axis():
     with prepare_error("axis -3 out of range"):
         oracle.run_ours(cumsum_model([2, 3], -3, np.float32, False, False),
                         [np.zeros([2, 3], np.float32)], "ref")
+
+
+# ---------------------------------------------------------------- TOPK_V2
+
+
+def topk_model(shape, k, dtype, idx_type=np.int32, k_type=np.int32, k_input=False):
+    b = ModelBuilder()
+    x = b.tensor("x", shape, dtype)
+    kt = b.tensor("k", [1], k_type) if k_input else b.const("k", np.array([k], k_type))
+    oshape = shape[:-1] + [max(k, 0)]
+    sig = shape[:-1] + [-1] if k_input else None
+    v = b.tensor("values", oshape, dtype, shape_signature=sig)
+    i = b.tensor("indices", oshape, idx_type, shape_signature=sig)
+    b.op("TOPK_V2", [x, kt], [v, i])
+    b.inputs([x, kt] if k_input else [x])
+    b.outputs([v, i])
+    return b.build()
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.int8, np.int16, np.int32, np.int64])
+@settings(max_examples=8, deadline=None)
+@given(case=shape_axis(), kf=st.floats(0, 1), k_input=st.booleans(),
+       idx_type=st.sampled_from([np.int32, np.int16]), seed=st.integers(0, 2**32 - 1))
+def test_topk(mode, dtype, case, kf, k_input, idx_type, seed):
+    shape, _ = case
+    k = int(round(kf * shape[-1]))
+    if k_input:  # LiteRT's get_tensor fails on an empty dynamic output
+        k = max(k, 1)
+    rng = np.random.default_rng(seed)
+    # few distinct values: ties, which keep the lower index first
+    x = data(shape, dtype, rng, 0, 3) if np.dtype(dtype).kind in "iu" else \
+        np.round(data(shape, dtype, rng)).astype(dtype)
+    if dtype == np.float32 and x.size > 2:
+        x.flat[::3] = np.nan  # NaN ranks below every number
+    inputs = [x, np.array([k], np.int32)] if k_input else [x]
+    oracle.check(topk_model(shape, k, dtype, idx_type, k_input=k_input), inputs, mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+def test_topk_int16_k(mode):
+    x = data([3, 7], np.float32, np.random.default_rng(3))
+    oracle.check(topk_model([3, 7], 4, np.float32, k_type=np.int16), [x], mode)
+
+
+def test_topk_k_too_large():
+    with prepare_error("k = 8 is higher than the last dimension 7"):
+        oracle.run_ours(topk_model([3, 7], 8, np.float32), [np.zeros([3, 7], np.float32)], "ref")
+
+
+# ---------------------------------------------------------------- WHERE
+
+
+def where_model(shape, dtype):
+    b = ModelBuilder()
+    c = b.tensor("cond", shape, dtype)
+    y = b.tensor("y", [1, len(shape)], np.int64, shape_signature=[-1, len(shape)])
+    b.op("WHERE", [c], [y])
+    b.inputs([c])
+    b.outputs([y])
+    return b.build()
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.bool_, np.float32, np.int64, np.int32, np.int8, np.uint8,
+                                   np.uint32])
+@settings(max_examples=8, deadline=None)
+@given(case=shape_axis(), density=st.floats(0, 1), seed=st.integers(0, 2**32 - 1))
+def test_where(mode, dtype, case, density, seed):
+    """Two invokes of one interpreter with different counts: the output is resized each
+    time. Each condition has a true element (LiteRT's get_tensor fails on an empty
+    dynamic output)."""
+    shape, _ = case
+    rng = np.random.default_rng(seed)
+    model = where_model(shape, dtype)
+    ours = oracle.make_interpreter(oracle.ours_module(), model, mode)
+    ref = oracle.make_interpreter(oracle.oracle_module(), model, mode)
+    for step in range(2):
+        mask = rng.uniform(size=shape) < (density if step == 0 else 1 - density)
+        mask.flat[rng.integers(mask.size)] = True
+        if np.dtype(dtype).kind in "iu":
+            x = (mask * data(shape, dtype, rng, 1, 3)).astype(dtype)
+        else:
+            x = (mask * -0.5).astype(dtype) if dtype == np.float32 else mask
+        if dtype == np.float32 and not mask.flat[0]:
+            x.flat[0] = -0.0  # negative zero is false
+        oracle.assert_outputs_match(oracle.run_interpreter(ours, [x]),
+                                    oracle.run_interpreter(ref, [x]), f"invoke {step}")
+
+
+def test_where_rank0_refused():
+    with prepare_error("rank > 0"):
+        oracle.run_ours(where_model([], np.bool_), [np.array(True)], "ref")
