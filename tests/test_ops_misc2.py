@@ -198,3 +198,49 @@ def test_where(mode, dtype, case, density, seed):
 def test_where_rank0_refused():
     with prepare_error("rank > 0"):
         oracle.run_ours(where_model([], np.bool_), [np.array(True)], "ref")
+
+
+# ---------------------------------------------------------------- LOG_SOFTMAX
+
+
+def unary_model(op, shape, dtype, q_in=(None, None), q_out=(None, None), **options):
+    b = ModelBuilder()
+    x = b.tensor("x", shape, dtype, *q_in)
+    y = b.tensor("y", shape, dtype, *q_out)
+    b.op(op, [x], [y], **options)
+    b.inputs([x])
+    b.outputs([y])
+    return b.build()
+
+
+@st.composite
+def any_shape(draw, min_rank=1, max_rank=6, max_last=40):
+    rank = draw(st.integers(min_rank, max_rank))
+    lead = [draw(st.integers(1, 4 if rank <= 4 else 2)) for _ in range(rank - 1)]
+    return lead + [draw(st.integers(1, max_last))]
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=25, deadline=None)
+@given(shape=any_shape(), spread=st.floats(0.1, 20), seed=st.integers(0, 2**32 - 1))
+def test_log_softmax_float(mode, shape, spread, seed):
+    x = (np.random.default_rng(seed).standard_normal(shape) * spread).astype(np.float32)
+    oracle.check(unary_model("LOG_SOFTMAX", shape, np.float32), [x], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+@settings(max_examples=40, deadline=None)
+@given(shape=any_shape(max_last=300), s_in=st.floats(0.001, 1.0), zp=st.integers(-128, 127),
+       seed=st.integers(0, 2**32 - 1))
+def test_log_softmax_quant(mode, dtype, shape, s_in, zp, seed):
+    out_zp = 127 if dtype == np.int8 else 255
+    zp = zp if dtype == np.int8 else zp + 128
+    model = unary_model("LOG_SOFTMAX", shape, dtype, (s_in, zp), (16.0 / 256, out_zp))
+    oracle.check(model, [data(shape, dtype, np.random.default_rng(seed))], mode)
+
+
+def test_log_softmax_bad_output_quant():
+    model = unary_model("LOG_SOFTMAX", [2, 5], np.int8, (0.1, 0), (0.1, 127))
+    with prepare_error("output needs scale 16/256 and zero point 127"):
+        oracle.run_ours(model, [np.zeros([2, 5], np.int8)], "ref")

@@ -22,7 +22,7 @@
  *    past 31 and fails a TFLITE_CHECK in invoke. The exact shift gives 0 for
  *    every element, so the whole row is -128 (every probability <= 1/512,
  *    which is below half an output step of 1/256). */
-#include "kernel_util.h"
+#include "fixedpoint.h"
 #include "ops.h"
 
 typedef struct OpData {
@@ -38,50 +38,13 @@ typedef struct OpData {
   int16_t recip_lut[513]; /* both Q0.15 with outputs over [-1, 1] */
 } OpData;
 
-/* gemmlowp's saturating multiply by 2^k (k > 0) of a Q-format raw value. */
-static int32_t sat_shl(int32_t v, int k) {
-  const int32_t limit = (int32_t)((1u << (31 - k)) - 1);
-  return v > limit ? INT32_MAX : (v < -limit ? INT32_MIN : (int32_t)((uint32_t)v << k));
-}
-
-/* exp(a) for a in [-1/4, 0), Q0.31: Taylor series around -1/8 to degree 4. */
-static int32_t exp_quarter(int32_t a) {
-  const int32_t exp_m1_8 = 1895147668, one_third = 715827883;
-  const int32_t x = a + (1 << 28);
-  const int32_t x2 = tff_srdhm(x, x), x3 = tff_srdhm(x2, x), x4 = tff_srdhm(x2, x2);
-  const int32_t poly = tff_rdbpot(tff_srdhm(tff_rdbpot(x4, 2) + x3, one_third) + x2, 1);
-  return exp_m1_8 + tff_srdhm(exp_m1_8, x + poly);
-}
-
-/* exp(a) for a <= 0 in Q5.26, result Q0.31: exp of (a mod 1/4) - 1/4 times
- * exp(-2^k) for each bit k = -2..4 of the remaining multiple of 1/4. */
-static int32_t exp_negative(int32_t a) {
-  static const int32_t exp_m2k[7] = {1672461947, 1302514674, 790015084, 290630308,
-                                     39332535,   720401,     242};
-  const int32_t quarter = 1 << 24;
-  const int32_t r = (a & (quarter - 1)) - quarter;
-  const int32_t rest = r - a;
-  int32_t e = exp_quarter(r * 32); /* Q5.26 -> Q0.31, exact for |r| <= 1/4 */
-  for (int k = 0; k < 7; ++k) {
-    if (rest & (1 << (24 + k))) e = tff_srdhm(e, exp_m2k[k]);
-  }
-  return a == 0 ? INT32_MAX : e;
-}
-
 /* TFLite GetReciprocal: 1/sum for a Q12.19 sum >= 1, as a Q0.31 value R with
- * 1/sum = R * 2^-bits; gemmlowp one_over_one_plus_x_for_x_in_0_1 does 1/(1+x). */
+ * 1/sum = R * 2^-bits. */
 static int32_t reciprocal(int32_t sum, int* bits) {
   int h = 0;
   while (!(((uint32_t)sum << h) & 0x80000000u)) ++h; /* sum > 0 */
   *bits = 12 - h;
-  const int32_t x = (int32_t)(((uint32_t)sum << h) - (1u << 31));
-  const int32_t half_den = (int32_t)(((int64_t)x + INT32_MAX + 1) / 2); /* (1+x)/2 */
-  int32_t r = 1515870810 + tff_srdhm(half_den, -1010580540);            /* 48/17 - 32/17 h, Q2.29 */
-  for (int i = 0; i < 3; ++i) {
-    const int32_t one_minus = (1 << 29) - tff_srdhm(half_den, r);
-    r += sat_shl(tff_srdhm(r, one_minus), 2);
-  }
-  return sat_shl(r, 1);
+  return tff_fp_one_over_one_plus_x((int32_t)(((uint32_t)sum << h) - (1u << 31)));
 }
 
 static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int n) {
@@ -90,7 +53,7 @@ static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int
   int64_t sum = 0;
   for (int i = 0; i < n; ++i) {
     const int32_t diff = x[i] - max;
-    if (diff >= d->diff_min) sum += tff_rdbpot(exp_negative(tff_mbqm(diff, d->mult, d->shift)), 12);
+    if (diff >= d->diff_min) sum += tff_rdbpot(tff_fp_exp_negative(tff_mbqm(diff, d->mult, d->shift)), 12);
   }
   if (sum >= (1 << 28)) {
     memset(o, INT8_MIN, (size_t)n);
@@ -102,7 +65,7 @@ static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int
     const int32_t diff = x[i] - max;
     int32_t v = INT8_MIN;
     if (diff >= d->diff_min) {
-      const int32_t e = exp_negative(tff_mbqm(diff, d->mult, d->shift));
+      const int32_t e = tff_fp_exp_negative(tff_mbqm(diff, d->mult, d->shift));
       v = tff_rdbpot(tff_srdhm(inv, e), bits + 23) - 128;
       v = v > INT8_MAX ? INT8_MAX : v;
     }
