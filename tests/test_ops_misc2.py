@@ -244,3 +244,35 @@ def test_log_softmax_bad_output_quant():
     model = unary_model("LOG_SOFTMAX", [2, 5], np.int8, (0.1, 0), (0.1, 127))
     with prepare_error("output needs scale 16/256 and zero point 127"):
         oracle.run_ours(model, [np.zeros([2, 5], np.int8)], "ref")
+
+
+# ---------------------------------------------------------------- L2_NORMALIZATION
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=20, deadline=None)
+@given(shape=any_shape(), seed=st.integers(0, 2**32 - 1))
+def test_l2norm_float(mode, shape, seed):
+    x = data(shape, np.float32, np.random.default_rng(seed))
+    oracle.check(unary_model("L2_NORMALIZATION", shape, np.float32), [x], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+@settings(max_examples=30, deadline=None)
+@given(shape=any_shape(max_last=300), s_in=st.floats(0.001, 10.0), zp=st.integers(-128, 127),
+       spread=st.integers(0, 128), seed=st.integers(0, 2**32 - 1))
+def test_l2norm_quant(mode, dtype, shape, s_in, zp, spread, seed):
+    """Codes near the zero point too: tiny sums of squares (0 and 1 are special)."""
+    off = 0 if dtype == np.int8 else 128
+    zp += off
+    lo, hi = max(zp - spread, -128 + off), min(zp + spread, 127 + off)
+    x = data(shape, dtype, np.random.default_rng(seed), lo, hi)
+    model = unary_model("L2_NORMALIZATION", shape, dtype, (s_in, zp), (1 / 128, off))
+    oracle.check(model, [x], mode)
+
+
+def test_l2norm_bad_output_quant():
+    model = unary_model("L2_NORMALIZATION", [2, 5], np.int8, (0.1, 0), (0.1, 0))
+    with prepare_error("output needs scale 1/128 and zero point 0"):
+        oracle.run_ours(model, [np.zeros([2, 5], np.int8)], "ref")

@@ -1,5 +1,5 @@
-/* gemmlowp fixed point (fixedpoint.h) as TFLite's SOFTMAX and LOG_SOFTMAX
- * reference kernels use it, on raw int32 values: a Qm.n value v is v·2^-n
+/* gemmlowp fixed point (fixedpoint.h) as TFLite's SOFTMAX, LOG_SOFTMAX,
+ * RSQRT and L2_NORMALIZATION kernels use it, on raw int32 values: a Qm.n value v is v·2^-n
  * with m + n = 31. Products are tff_srdhm (integer bits add up); sums of
  * values of one format are plain (wrapping) int32 additions. */
 #ifndef TFLITE_FAST_OPS_FIXEDPOINT_H_
@@ -97,6 +97,38 @@ static inline int32_t tff_fp_log_ge1(int32_t x, int in_bits, int out_bits) {
   const int32_t num_scaled = tff_rdbpot(num, acc_bits);
   const int32_t sum = tff_fp_add(tff_srdhm(z_adj, log_2), tff_srdhm(num_scaled, recip));
   return tff_fp_sat_shl(sum, acc_bits - out_bits);
+}
+
+/* TFLite's GetInvSqrtQuantizedMultiplierExp with reverse shift -1:
+ * 1/sqrt(v) as (*mult, *shift) for MBQM (shift a left shift); v <= 1 gives
+ * (INT32_MAX, 0). Newton-Raphson in Q3.28 from 1, five steps. */
+static inline void tff_fp_inv_sqrt(int32_t v, int32_t* mult, int* shift) {
+  if (v <= 1) {
+    *mult = INT32_MAX;
+    *shift = 0;
+    return;
+  }
+  int s = 11;
+  while (v >= (1 << 29)) {
+    v /= 4;
+    ++s;
+  }
+  const int pairs = (__builtin_clz((uint32_t)v) - 1) / 2 - 1;
+  s -= pairs;
+  v <<= 2 * pairs;
+  const int32_t half_in = tff_rdbpot(v >> 1, 1), half_three = (1 << 28) + (1 << 27);
+  int32_t x = 1 << 28; /* Q3.28 */
+  for (int i = 0; i < 5; ++i) {
+    const int32_t x3 = tff_fp_sat_shl(tff_srdhm(tff_srdhm(x, x), x), 6);
+    x = tff_fp_sat_shl(tff_fp_add(tff_srdhm(half_three, x), -tff_srdhm(half_in, x3)), 3);
+  }
+  x = tff_srdhm(x, 1518500250); /* sqrt(2)/2 */
+  if (s < 0) {
+    x = (int32_t)((uint32_t)x << -s);
+    s = 0;
+  }
+  *mult = x;
+  *shift = -s;
 }
 
 #endif /* TFLITE_FAST_OPS_FIXEDPOINT_H_ */
