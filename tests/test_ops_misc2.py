@@ -276,3 +276,51 @@ def test_l2norm_bad_output_quant():
     model = unary_model("L2_NORMALIZATION", [2, 5], np.int8, (0.1, 0), (0.1, 0))
     with prepare_error("output needs scale 1/128 and zero point 0"):
         oracle.run_ours(model, [np.zeros([2, 5], np.int8)], "ref")
+
+
+# ---------------------------------------------------------------- COMPLEX_ABS, RFFT2D
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@settings(max_examples=10, deadline=None)
+@given(shape=any_shape(min_rank=0), seed=st.integers(0, 2**32 - 1))
+def test_complex_abs(mode, dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+    b = ModelBuilder()
+    xi = b.tensor("x", shape, dtype)
+    y = b.tensor("y", shape, np.float32 if dtype == np.complex64 else np.float64)
+    b.op("COMPLEX_ABS", [xi], [y])
+    b.inputs([xi])
+    b.outputs([y])
+    oracle.check(b.build(), [x], mode)
+
+
+def rfft2d_model(shape, fft_length):
+    b = ModelBuilder()
+    x = b.tensor("x", shape, np.float32)
+    n = b.const("fft_length", np.array(fft_length, np.int32))
+    y = b.tensor("y", shape[:-2] + [fft_length[0], fft_length[1] // 2 + 1], np.complex64)
+    b.op("RFFT2D", [x, n], [y])
+    b.inputs([x])
+    b.outputs([y])
+    return b.build()
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=20, deadline=None)
+@given(lead=st.lists(st.integers(1, 3), max_size=2), hw=st.tuples(st.integers(1, 20),
+       st.integers(1, 20)), log_len=st.tuples(st.integers(1, 5), st.integers(1, 6)),
+       seed=st.integers(0, 2**32 - 1))
+def test_rfft2d(mode, lead, hw, log_len, seed):
+    """Inputs cropped and zero-padded to fft_length (powers of two)."""
+    shape = lead + list(hw)
+    fft_length = [2 ** log_len[0], 2 ** log_len[1]]
+    x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    oracle.check(rfft2d_model(shape, fft_length), [x], mode)
+
+
+def test_rfft2d_not_power_of_two():
+    with prepare_error("must be powers of two"):
+        oracle.run_ours(rfft2d_model([4, 6], [4, 6]), [np.zeros([4, 6], np.float32)], "ref")
