@@ -37,7 +37,10 @@ def norm_axes(axes, rank):
     return out
 
 
-def mean_model(shape, axes, keep, dtype, q_in=(None, None), q_out=(None, None), packed=False):
+def reduce_model(op, shape, axes, keep, dtype, q_in=(None, None), q_out=(None, None),
+                 packed=False):
+    """A single reduction (MEAN, SUM, REDUCE_MAX, ...) over `axes`; `packed` computes the
+    axes with PACK instead of a model constant."""
     b = ModelBuilder()
     x = b.tensor("x", shape, dtype, *q_in)
     if packed:  # axes computed by an op: not a model constant
@@ -50,10 +53,14 @@ def mean_model(shape, axes, keep, dtype, q_in=(None, None), q_out=(None, None), 
     oshape = [1 if i in red else d for i, d in enumerate(shape)] if keep else \
         [d for i, d in enumerate(shape) if i not in red]
     y = b.tensor("y", oshape, dtype, *q_out)
-    b.op("MEAN", [x, ax], [y], keepDims=keep)
+    b.op(op, [x, ax], [y], keepDims=keep)
     b.inputs([x])
     b.outputs([y])
     return b.build()
+
+
+def mean_model(*args, **kwargs):
+    return reduce_model("MEAN", *args, **kwargs)
 
 
 @st.composite

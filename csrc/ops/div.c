@@ -14,7 +14,7 @@
  * An integer divisor equal to its zero point (0 for int32) anywhere in b
  * fails invoke, as TFLite's CheckNonZero; no integer division traps. */
 #include "binary_common.h"
-#include "fixed_point.h"
+#include "fixedpoint.h"
 #include "ops.h"
 
 typedef struct DivQ {

@@ -22,8 +22,7 @@
  *    past 31 and fails a TFLITE_CHECK in invoke. The exact shift gives 0 for
  *    every element, so the whole row is -128 (every probability <= 1/512,
  *    which is below half an output step of 1/256). */
-#include "fixed_point.h"
-#include "kernel_util.h"
+#include "fixedpoint.h"
 #include "ops.h"
 
 typedef struct OpData {
@@ -39,49 +38,25 @@ typedef struct OpData {
   int16_t recip_lut[513]; /* both Q0.15 with outputs over [-1, 1] */
 } OpData;
 
-/* exp(a) for a in [-1/4, 0), Q0.31: Taylor series around -1/8 to degree 4. */
-static int32_t exp_quarter(int32_t a) {
-  const int32_t exp_m1_8 = 1895147668, one_third = 715827883;
-  const int32_t x = a + (1 << 28);
-  const int32_t x2 = tff_srdhm(x, x), x3 = tff_srdhm(x2, x), x4 = tff_srdhm(x2, x2);
-  const int32_t poly = tff_rdbpot(tff_srdhm(tff_rdbpot(x4, 2) + x3, one_third) + x2, 1);
-  return exp_m1_8 + tff_srdhm(exp_m1_8, x + poly);
-}
-
-/* exp(a) for a <= 0 in Q5.26, result Q0.31: exp of (a mod 1/4) - 1/4 times
- * exp(-2^k) for each bit k = -2..4 of the remaining multiple of 1/4. */
-static int32_t exp_negative(int32_t a) {
-  static const int32_t exp_m2k[7] = {1672461947, 1302514674, 790015084, 290630308,
-                                     39332535,   720401,     242};
-  const int32_t quarter = 1 << 24;
-  const int32_t r = (a & (quarter - 1)) - quarter;
-  const int32_t rest = r - a;
-  int32_t e = exp_quarter(r * 32); /* Q5.26 -> Q0.31, exact for |r| <= 1/4 */
-  for (int k = 0; k < 7; ++k) {
-    if (rest & (1 << (24 + k))) e = tff_srdhm(e, exp_m2k[k]);
-  }
-  return a == 0 ? INT32_MAX : e;
-}
-
 static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int n) {
   int8_t max = INT8_MIN;
   for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
   int64_t sum = 0;
   for (int i = 0; i < n; ++i) {
     const int32_t diff = x[i] - max;
-    if (diff >= d->diff_min) sum += tff_rdbpot(exp_negative(tff_mbqm(diff, d->mult, d->shift)), 12);
+    if (diff >= d->diff_min) sum += tff_rdbpot(tff_fp_exp_negative(tff_mbqm(diff, d->mult, d->shift)), 12);
   }
   if (sum >= (1 << 28)) {
     memset(o, INT8_MIN, (size_t)n);
     return;
   }
   int bits;
-  const int32_t inv = tff_reciprocal((int32_t)sum, 12, &bits);
+  const int32_t inv = tff_reciprocal((int32_t)sum, 12, &bits); /* sum is Q12.19 */
   for (int i = 0; i < n; ++i) {
     const int32_t diff = x[i] - max;
     int32_t v = INT8_MIN;
     if (diff >= d->diff_min) {
-      const int32_t e = exp_negative(tff_mbqm(diff, d->mult, d->shift));
+      const int32_t e = tff_fp_exp_negative(tff_mbqm(diff, d->mult, d->shift));
       v = tff_rdbpot(tff_srdhm(inv, e), bits + 23) - 128;
       v = v > INT8_MAX ? INT8_MAX : v;
     }

@@ -1,0 +1,22 @@
+/* ARG_MAX: see arg_min_max.h. */
+#include "arg_min_max.h"
+#include "ops.h"
+
+static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  return tff_argmm_prepare(ctx, node, "ARG_MAX");
+}
+
+static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  tff_argmm_invoke(ctx, node, 1);
+  return kTfLiteOk;
+}
+
+const TfLiteRegistration* tff_register_ARG_MAX(void) {
+  static const TfLiteRegistration r = {.init = tff_argmm_init,
+                                       .free = tff_free_user_data,
+                                       .prepare = prepare,
+                                       .invoke = invoke,
+                                       .builtin_code = kTfLiteBuiltinArgMax,
+                                       .version = 1};
+  return &r;
+}
