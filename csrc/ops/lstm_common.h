@@ -1,0 +1,279 @@
+/* The full LSTM kernel shared by LSTM (one step, input [batch, input]) and
+ * UNIDIRECTIONAL_SEQUENCE_LSTM (input [time, batch, input] or [batch, time,
+ * input]): TFLite's lstm_eval, float32. Inputs (TFLite's layout; 20 in the
+ * old layout without layer norm, 24 with it):
+ *   0 input, 1-4 input-to-{input,forget,cell,output} weights [cell, input],
+ *   5-8 recurrent-to-{i,f,c,o} weights [cell, output], 9-11 peephole
+ *   cell-to-{i,f,o} [cell], 12-15 gate biases [cell], 16 projection weights
+ *   [output, cell], 17 projection bias [output], 18 output state and 19 cell
+ *   state (variable tensors: they carry h and c across invokes), 20-23
+ *   layer-norm coefficients of the {i,f,c,o} gates [cell].
+ * Optional: the input gate (CIFG: 1, 5, 12, 20 absent, i = 1 − f), the
+ * peephole, the projection (and its bias), layer norm.
+ * Per step:  gate = act(W·x + R·h + p⊙c + b)  (layer norm: act(ln⊙norm(W·x +
+ * R·h + p⊙c) + b)), sigmoid for i, f, o and the fused activation for the
+ * cell gate g; c = clip(f⊙c + i⊙g); m = o⊙act(c) (o's peephole sees the new
+ * c); h = clip(P·m + pb) with a projection, else m; the output row is h. */
+#ifndef TFLITE_FAST_OPS_LSTM_COMMON_H_
+#define TFLITE_FAST_OPS_LSTM_COMMON_H_
+
+#include <limits.h>
+
+#include "kernel_util.h"
+
+enum { TFF_G_I, TFF_G_F, TFF_G_C, TFF_G_O, TFF_NUM_GATES };
+enum {
+  TFF_LSTM_INPUT = 0,
+  TFF_LSTM_W = 1,    /* + gate */
+  TFF_LSTM_R = 5,    /* + gate */
+  TFF_LSTM_BIAS = 12, /* + gate */
+  TFF_LSTM_PROJ_W = 16,
+  TFF_LSTM_PROJ_B = 17,
+  TFF_LSTM_H = 18,
+  TFF_LSTM_C = 19,
+  TFF_LSTM_LN = 20, /* + gate */
+};
+/* Peephole input of each gate (the cell gate has none). */
+static const int tff_lstm_peep[TFF_NUM_GATES] = {9, 10, -1, 11};
+static const char* const tff_gate_names[TFF_NUM_GATES] = {"input", "forget", "cell", "output"};
+
+typedef struct {
+  int batch, time, n_input, n_cell, n_output;
+  int time_major; /* input rows ordered [time, batch] (else [batch, time]) */
+  int cifg, peephole, layer_norm, projection;
+  TfLiteFusedActivation act;
+  float cell_clip, proj_clip;
+} tff_lstm;
+
+/* A present input must have rank `rank` and dims d0 (and d1). */
+static TfLiteStatus tff_lstm_check_shape(TfLiteContext* ctx, const char* op, const TfLiteNode* node,
+                                         int i, const char* what, int rank, int d0, int d1) {
+  const TfLiteTensor* t = tff_input(ctx, node, i);
+  const int ok = tff_rank(t) == rank && tff_dim(t, 0) == d0 && (rank == 1 || tff_dim(t, 1) == d1);
+  if (rank == 1)
+    TF_LITE_ENSURE_MSG(ctx, ok, "%s: input %d (%s) must have shape [%d]", op, i, what, d0);
+  TF_LITE_ENSURE_MSG(ctx, ok, "%s: input %d (%s) must have shape [%d, %d]", op, i, what, d0, d1);
+  TF_LITE_ENSURE_MSG(ctx, t->type == kTfLiteFloat32, "%s: input %d (%s) has type %s, only float32 "
+                     "is supported", op, i, what, TfLiteTypeGetName(t->type));
+  return kTfLiteOk;
+}
+
+/* Presence of input i as 0/1. */
+static inline int tff_lstm_has(TfLiteContext* ctx, const TfLiteNode* node, int i) {
+  return tff_input(ctx, node, i) != NULL;
+}
+
+/* Checks the node (d->batch, time, n_input, time_major, act and clips set by
+ * the op) and sets n_cell, n_output and the variant flags. */
+static TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node, const char* op,
+                                     tff_lstm* d) {
+  const TfLiteTensor* in = tff_input(ctx, node, TFF_LSTM_INPUT);
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32, "%s: input type %s is not supported, only "
+                     "float32", op, TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_MSG(ctx, d->cell_clip >= 0.0f && d->proj_clip >= 0.0f,
+                     "%s: cell_clip %g and proj_clip %g must be >= 0", op, d->cell_clip,
+                     d->proj_clip);
+  TF_LITE_ENSURE_MSG(ctx, d->act != kTfLiteActNone && (int)d->act >= 1 && (int)d->act <= 6,
+                     "%s: fused activation %d is not supported (RELU, RELU_N1_TO_1, RELU6, TANH, "
+                     "SIGN_BIT, SIGMOID are)", op, (int)d->act);
+  static const int required[] = {2, 3, 4, 6, 7, 8, 13, 14, 15};
+  for (size_t k = 0; k < sizeof(required) / sizeof(required[0]); ++k)
+    TF_LITE_ENSURE_MSG(ctx, tff_lstm_has(ctx, node, required[k]), "%s: required input %d is "
+                       "missing", op, required[k]);
+  const TfLiteTensor* wo = tff_input(ctx, node, TFF_LSTM_W + TFF_G_O);
+  const TfLiteTensor* ro = tff_input(ctx, node, TFF_LSTM_R + TFF_G_O);
+  TF_LITE_ENSURE_MSG(ctx, tff_rank(wo) == 2 && tff_rank(ro) == 2, "%s: the output gate weights "
+                     "must be 2-D (diagonal recurrent weights are not supported)", op);
+  d->n_cell = tff_dim(wo, 0);
+  d->n_output = tff_dim(ro, 1);
+  TF_LITE_ENSURE_MSG(ctx, d->n_cell > 0 && d->n_output > 0 && d->n_input > 0,
+                     "%s: empty sizes (input %d, cell %d, output %d)", op, d->n_input, d->n_cell,
+                     d->n_output);
+
+  d->cifg = !tff_lstm_has(ctx, node, TFF_LSTM_W + TFF_G_I);
+  TF_LITE_ENSURE_MSG(ctx, d->cifg == !tff_lstm_has(ctx, node, TFF_LSTM_R + TFF_G_I) &&
+                     d->cifg == !tff_lstm_has(ctx, node, TFF_LSTM_BIAS + TFF_G_I),
+                     "%s: the input gate weights (1, 5) and bias (12) must be all present or all "
+                     "absent (CIFG)", op);
+  d->peephole = tff_lstm_has(ctx, node, 10);
+  TF_LITE_ENSURE_MSG(ctx, d->peephole == tff_lstm_has(ctx, node, 11) &&
+                     (d->peephole && !d->cifg) == tff_lstm_has(ctx, node, 9),
+                     "%s: the peephole weights (9, 10, 11) must be all present or all absent "
+                     "(9 absent with CIFG)", op);
+  d->projection = tff_lstm_has(ctx, node, TFF_LSTM_PROJ_W);
+  TF_LITE_ENSURE_MSG(ctx, d->projection || !tff_lstm_has(ctx, node, TFF_LSTM_PROJ_B),
+                     "%s: a projection bias needs projection weights", op);
+  d->layer_norm = tff_num_inputs(node) == 24 && tff_lstm_has(ctx, node, TFF_LSTM_LN + TFF_G_F);
+  for (int g = 0; g < TFF_NUM_GATES; ++g) {
+    const int used = g != TFF_G_I || !d->cifg;
+    const char* name = tff_gate_names[g];
+    if (tff_num_inputs(node) == 24)
+      TF_LITE_ENSURE_MSG(ctx, tff_lstm_has(ctx, node, TFF_LSTM_LN + g) == (d->layer_norm && used),
+                         "%s: layer-norm coefficients (20-23) must be present for every used "
+                         "gate or for none", op);
+    if (!used) continue;
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_W + g, name, 2,
+                                                d->n_cell, d->n_input));
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_R + g, name, 2,
+                                                d->n_cell, d->n_output));
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_BIAS + g, "gate bias", 1,
+                                                d->n_cell, 0));
+    if (d->peephole && tff_lstm_peep[g] >= 0)
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, tff_lstm_peep[g], "peephole", 1,
+                                                  d->n_cell, 0));
+    if (d->layer_norm)
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_LN + g, "layer norm", 1,
+                                                  d->n_cell, 0));
+  }
+  if (d->projection) {
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_PROJ_W, "projection", 2,
+                                                d->n_output, d->n_cell));
+    if (tff_lstm_has(ctx, node, TFF_LSTM_PROJ_B))
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_PROJ_B,
+                                                  "projection bias", 1, d->n_output, 0));
+  } else {
+    TF_LITE_ENSURE_MSG(ctx, d->n_output == d->n_cell, "%s: without projection the output size "
+                       "%d must equal the cell size %d", op, d->n_output, d->n_cell);
+  }
+
+  const TfLiteTensor* h = tff_input(ctx, node, TFF_LSTM_H);
+  const TfLiteTensor* c = tff_input(ctx, node, TFF_LSTM_C);
+  TF_LITE_ENSURE_MSG(ctx, h && c && h->is_variable && c->is_variable,
+                     "%s: the output state (18) and cell state (19) must be variable tensors", op);
+  TF_LITE_ENSURE_MSG(ctx, h->type == kTfLiteFloat32 && c->type == kTfLiteFloat32,
+                     "%s: the state tensors must be float32", op);
+  TF_LITE_ENSURE_MSG(ctx, tff_num_elements(h->dims) == (size_t)d->batch * d->n_output &&
+                     tff_num_elements(c->dims) == (size_t)d->batch * d->n_cell,
+                     "%s: output state of %zu and cell state of %zu elements, expected %d x %d "
+                     "and %d x %d", op, tff_num_elements(h->dims), tff_num_elements(c->dims),
+                     d->batch, d->n_output, d->batch, d->n_cell);
+  const TfLiteTensor* out = tff_output(ctx, node, 0);
+  TF_LITE_ENSURE_MSG(ctx, out && out->type == kTfLiteFloat32, "%s: the output must be float32",
+                     op);
+  return kTfLiteOk;
+}
+
+/* Scratch of the float step: 4 gates [batch, cell] and one [batch, max(cell,
+ * output)] row block (call last in prepare). */
+static TfLiteStatus tff_lstm_scratch(TfLiteContext* ctx, TfLiteNode* node, const tff_lstm* d) {
+  const size_t wide = (size_t)(d->n_cell > d->n_output ? d->n_cell : d->n_output);
+  const size_t floats = (size_t)d->batch * (4 * (size_t)d->n_cell + wide);
+  TF_LITE_ENSURE_MSG(ctx, floats < (size_t)INT_MAX / sizeof(float), "LSTM: scratch too large");
+  return tff_scratch_request(ctx, node, 0, floats * sizeof(float));
+}
+
+static inline float tff_lstm_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+/* The fused activation of the cell gate and of the cell state. */
+static inline float tff_lstm_act(TfLiteFusedActivation act, float x) {
+  switch (act) {
+    case kTfLiteActRelu: return x > 0.0f ? x : 0.0f;
+    case kTfLiteActReluN1To1: return x < -1.0f ? -1.0f : (x > 1.0f ? 1.0f : x);
+    case kTfLiteActRelu6: return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
+    case kTfLiteActTanh: return tanhf(x);
+    case kTfLiteActSignBit: return signbit(x) ? 1.0f : 0.0f;
+    default: return tff_lstm_sigmoid(x);
+  }
+}
+
+static inline float tff_lstm_dot(const float* a, const float* b, int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+/* acc[b][j] += W[j]·rows[b] for `batch` rows `stride` floats apart. */
+static void tff_lstm_matvec(const float* w, int n_rows, int n_cols, const float* rows,
+                            size_t stride, int batch, float* acc) {
+  for (int b = 0; b < batch; ++b, rows += stride, acc += n_rows)
+    for (int j = 0; j < n_rows; ++j) acc[j] += tff_lstm_dot(w + (size_t)j * n_cols, rows, n_cols);
+}
+
+static inline void tff_lstm_clip(float* v, size_t n, float clip) {
+  if (clip <= 0.0f) return;
+  for (size_t i = 0; i < n; ++i) v[i] = v[i] < -clip ? -clip : (v[i] > clip ? clip : v[i]);
+}
+
+/* One gate for every batch row: act(W·x + R·h + p⊙c + b), layer norm between. */
+static void tff_lstm_gate(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d, int g,
+                          const float* x, size_t x_stride, const float* h, const float* c,
+                          float* gate) {
+  const int nc = d->n_cell;
+  const float* bias = tff_input(ctx, node, TFF_LSTM_BIAS + g)->data.f;
+  for (int b = 0; b < d->batch; ++b)
+    for (int j = 0; j < nc; ++j) gate[b * nc + j] = d->layer_norm ? 0.0f : bias[j];
+  tff_lstm_matvec(tff_input(ctx, node, TFF_LSTM_W + g)->data.f, nc, d->n_input, x, x_stride,
+                  d->batch, gate);
+  tff_lstm_matvec(tff_input(ctx, node, TFF_LSTM_R + g)->data.f, nc, d->n_output, h,
+                  (size_t)d->n_output, d->batch, gate);
+  if (d->peephole && tff_lstm_peep[g] >= 0) {
+    const float* p = tff_input(ctx, node, tff_lstm_peep[g])->data.f;
+    for (int b = 0; b < d->batch; ++b)
+      for (int j = 0; j < nc; ++j) gate[b * nc + j] += p[j] * c[b * nc + j];
+  }
+  if (d->layer_norm) {
+    /* TFLite's MeanStddevNormalization: population variance + 1e-8. */
+    const float* ln = tff_input(ctx, node, TFF_LSTM_LN + g)->data.f;
+    for (int b = 0; b < d->batch; ++b) {
+      float* v = gate + (size_t)b * nc;
+      float sum = 0.0f, sq = 0.0f;
+      for (int j = 0; j < nc; ++j) sum += v[j];
+      const float mean = sum / nc;
+      for (int j = 0; j < nc; ++j) sq += (v[j] - mean) * (v[j] - mean);
+      const float inv = 1.0f / sqrtf(sq / nc + 1e-8f);
+      for (int j = 0; j < nc; ++j) v[j] = (v[j] - mean) * inv * ln[j] + bias[j];
+    }
+  }
+  const size_t n = (size_t)d->batch * nc;
+  if (g == TFF_G_C)
+    for (size_t i = 0; i < n; ++i) gate[i] = tff_lstm_act(d->act, gate[i]);
+  else
+    for (size_t i = 0; i < n; ++i) gate[i] = tff_lstm_sigmoid(gate[i]);
+}
+
+/* Runs every time step, updating the state tensors and writing the output. */
+static void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d) {
+  const int nb = d->batch, nc = d->n_cell, no = d->n_output;
+  const size_t bc = (size_t)nb * nc;
+  float* gi = (float*)tff_scratch(ctx, node, 0);
+  float *gf = gi + bc, *gc = gf + bc, *go = gc + bc, *m = go + bc;
+  float* h = tff_input(ctx, node, TFF_LSTM_H)->data.f;
+  float* c = tff_input(ctx, node, TFF_LSTM_C)->data.f;
+  const float* in = tff_input(ctx, node, TFF_LSTM_INPUT)->data.f;
+  float* out = tff_output(ctx, node, 0)->data.f;
+  /* Row (t, b) of input and output is row t·batch + b time-major, else b·time + t. */
+  const size_t row_t = d->time_major ? (size_t)nb : 1;
+  const size_t row_b = d->time_major ? 1 : (size_t)d->time;
+  for (int t = 0; t < d->time; ++t) {
+    const float* x = in + t * row_t * d->n_input;
+    const size_t xs = row_b * d->n_input;
+    if (!d->cifg) tff_lstm_gate(ctx, node, d, TFF_G_I, x, xs, h, c, gi);
+    tff_lstm_gate(ctx, node, d, TFF_G_F, x, xs, h, c, gf);
+    tff_lstm_gate(ctx, node, d, TFF_G_C, x, xs, h, c, gc);
+    for (size_t i = 0; i < bc; ++i)
+      c[i] = gf[i] * c[i] + (d->cifg ? 1.0f - gf[i] : gi[i]) * gc[i];
+    tff_lstm_clip(c, bc, d->cell_clip);
+    tff_lstm_gate(ctx, node, d, TFF_G_O, x, xs, h, c, go);
+    for (size_t i = 0; i < bc; ++i) m[i] = go[i] * tff_lstm_act(d->act, c[i]);
+    if (d->projection) {
+      const TfLiteTensor* pb = tff_input(ctx, node, TFF_LSTM_PROJ_B);
+      for (int b = 0; b < nb; ++b)
+        for (int j = 0; j < no; ++j) h[b * no + j] = pb ? pb->data.f[j] : 0.0f;
+      tff_lstm_matvec(tff_input(ctx, node, TFF_LSTM_PROJ_W)->data.f, no, nc, m, (size_t)nc, nb, h);
+      tff_lstm_clip(h, (size_t)nb * no, d->proj_clip);
+    } else {
+      memcpy(h, m, bc * sizeof(float));
+    }
+    for (int b = 0; b < nb; ++b)
+      memcpy(out + (t * row_t + b * row_b) * no, h + (size_t)b * no, (size_t)no * sizeof(float));
+  }
+}
+
+/* The invoke of both ops (user_data is the tff_lstm prepare filled). */
+static TfLiteStatus tff_lstm_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  const tff_lstm* d = (const tff_lstm*)node->user_data;
+  if (d->batch > 0 && d->time > 0) tff_lstm_eval_float(ctx, node, d);
+  return kTfLiteOk;
+}
+
+#endif /* TFLITE_FAST_OPS_LSTM_COMMON_H_ */

@@ -1,0 +1,195 @@
+"""LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM and SVDF against ai_edge_litert in both numerics modes.
+
+These ops keep state in variable tensors (LSTM: output and cell state; SVDF: the activation
+history) that persists across invokes, so each case runs several invokes in a row on one
+interpreter and compares the outputs after every invoke, then calls reset_all_variables()
+and compares again (the state must be back to zeros).
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import oracle
+from model_builder import ModelBuilder, S
+
+tff_only = pytest.mark.skipif(oracle.ours_module() is oracle.oracle_module(),
+                              reason="checks tflite_fast's own validation and messages")
+
+ACT = S.ActivationFunctionType
+
+
+def run_steps(model, steps, mode):
+    """Outputs of every invoke of `steps` (lists of inputs) on one interpreter, then of the
+    first step again after reset_all_variables()."""
+    def run(module):
+        it = oracle.make_interpreter(module, model, mode)
+        it.allocate_tensors()
+        det = it.get_input_details()
+        outs = []
+        for xs in steps + steps[:1]:
+            if len(outs) == len(steps):
+                it.reset_all_variables()
+            for d, x in zip(det, xs):
+                it.set_tensor(d["index"], x)
+            it.invoke()
+            outs.append([it.get_tensor(d["index"]) for d in it.get_output_details()])
+        return outs
+
+    ours, ref = run(oracle.ours_module()), run(oracle.oracle_module())
+    for k, (o, r) in enumerate(zip(ours, ref)):
+        what = "after reset" if k == len(steps) else f"invoke {k}"
+        oracle.assert_outputs_match(o, r, context=f"mode={mode}, {what}")
+    return ours, ref
+
+
+# ---------------------------------------------------------------- LSTM
+
+
+@st.composite
+def lstm_case(draw):
+    return dict(
+        batch=draw(st.integers(1, 3)), time=draw(st.integers(1, 4)),
+        n_input=draw(st.integers(1, 6)), n_cell=draw(st.integers(1, 6)),
+        n_proj=draw(st.sampled_from([None, 1, 3, 5])),
+        cifg=draw(st.booleans()), peephole=draw(st.booleans()),
+        layer_norm=draw(st.booleans()), proj_bias=draw(st.booleans()),
+        act=draw(st.sampled_from([ACT.TANH, ACT.RELU, ACT.RELU6, ACT.RELU_N1_TO_1])),
+        cell_clip=draw(st.sampled_from([0.0, 0.5, 3.0])),
+        proj_clip=draw(st.sampled_from([0.0, 0.3, 2.0])),
+        time_major=draw(st.booleans()), legacy=draw(st.booleans()),
+        seed=draw(st.integers(0, 2**32 - 1)))
+
+
+def lstm_model(op, c):
+    """A float LSTM (op 'LSTM': one step; else the sequence op) per the case dict."""
+    rng = np.random.default_rng(c["seed"])
+    nb, nt, ni, nc = c["batch"], c["time"], c["n_input"], c["n_cell"]
+    no = c["n_proj"] or nc
+    layer_norm = c["layer_norm"] and not c["legacy"]
+    b = ModelBuilder()
+
+    def w(name, shape, fan_in):
+        return b.const(name, (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(np.float32))
+
+    if op == "LSTM":
+        in_shape, out_shape = [nb, ni], [nb, no]
+    elif c["time_major"]:
+        in_shape, out_shape = [nt, nb, ni], [nt, nb, no]
+    else:
+        in_shape, out_shape = [nb, nt, ni], [nb, nt, no]
+    x = b.tensor("x", in_shape, np.float32)
+    gates = "ifco"
+    ins = [x]
+    ins += [-1 if (g == "i" and c["cifg"]) else w(f"w_{g}", [nc, ni], ni) for g in gates]
+    ins += [-1 if (g == "i" and c["cifg"]) else w(f"r_{g}", [nc, no], no) for g in gates]
+    ins += [w(f"p_{g}", [nc], 1) if c["peephole"] and not (g == "i" and c["cifg"]) else -1
+            for g in "ifo"]
+    ins += [-1 if (g == "i" and c["cifg"]) else w(f"b_{g}", [nc], 1) for g in gates]
+    ins += [w("proj", [no, nc], nc) if c["n_proj"] else -1]
+    ins += [w("proj_b", [no], 1) if c["n_proj"] and c["proj_bias"] else -1]
+    ins += [b.tensor("h", [nb, no], np.float32, is_variable=True),
+            b.tensor("c", [nb, nc], np.float32, is_variable=True)]
+    if not c["legacy"]:
+        ins += [w(f"ln_{g}", [nc], 1) if layer_norm and not (g == "i" and c["cifg"]) else -1
+                for g in gates]
+    y = b.tensor("y", out_shape, np.float32)
+    opts = dict(fusedActivationFunction=c["act"], cellClip=c["cell_clip"],
+                projClip=c["proj_clip"])
+    if op == "LSTM":
+        b.op("LSTM", ins, [y], version=1, **opts)
+    else:
+        b.op(op, ins, [y], version=1, timeMajor=c["time_major"], **opts)
+    b.inputs([x])
+    b.outputs([y])
+    return b.build(), in_shape
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"])
+@settings(max_examples=20, deadline=None)
+@given(c=lstm_case())
+def test_lstm_float(op, mode, c):
+    model, in_shape = lstm_model(op, c)
+    rng = np.random.default_rng(c["seed"] + 1)
+    steps = [[rng.standard_normal(in_shape).astype(np.float32)] for _ in range(3)]
+    run_steps(model, steps, mode)
+
+
+BASE = dict(batch=2, time=3, n_input=3, n_cell=4, n_proj=None, cifg=False, peephole=False,
+            layer_norm=False, proj_bias=False, act=ACT.TANH, cell_clip=0.0, proj_clip=0.0,
+            time_major=True, legacy=False, seed=7)
+
+
+def tamper(model, fn):
+    """The model with fn(ModelT) applied to its object tree."""
+    import flatbuffers
+    m = S.ModelT.InitFromPackedBuf(model, 0)
+    fn(m)
+    fb = flatbuffers.Builder(1024)
+    fb.Finish(m.Pack(fb), file_identifier=b"TFL3")
+    return bytes(fb.Output())
+
+
+def _drop_input(i):
+    def fn(m):
+        op = m.subgraphs[0].operators[0]
+        op.inputs = [-1 if k == i else t for k, t in enumerate(op.inputs)]
+    return fn
+
+
+def _reshape_input(i, shape):
+    def fn(m):
+        sg = m.subgraphs[0]
+        t = sg.tensors[sg.operators[0].inputs[i]]
+        data = m.buffers[t.buffer].data
+        t.shape = shape
+        n = int(np.prod(shape)) * 4
+        m.buffers[t.buffer].data = (list(data) * (n // len(data) + 1))[:n]
+    return fn
+
+
+def _not_variable(i):
+    def fn(m):
+        sg = m.subgraphs[0]
+        sg.tensors[sg.operators[0].inputs[i]].isVariable = False
+    return fn
+
+
+def _state_shape(i, shape):
+    def fn(m):
+        sg = m.subgraphs[0]
+        sg.tensors[sg.operators[0].inputs[i]].shape = shape
+    return fn
+
+
+BAD_LSTM = {
+    "missing forget weights": (_drop_input(2), "required input 2 is missing"),
+    "missing cell bias": (_drop_input(14), "required input 14 is missing"),
+    "half CIFG": (_drop_input(5), "input gate weights"),
+    "wrong weight shape": (_reshape_input(3, [4, 5]), "input 3 (cell) must have shape [4, 3]"),
+    "wrong bias shape": (_reshape_input(13, [5]), "input 13 (gate bias) must have shape [4]"),
+    # A non-variable state is an uninitialised tensor the runtime refuses before prepare.
+    "state not variable": (_not_variable(19), "lacks data"),
+    "wrong state size": (_state_shape(18, [2, 5]), "output state of 10"),
+}
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"])
+@pytest.mark.parametrize("bad", sorted(BAD_LSTM))
+def test_lstm_malformed(op, mode, bad):
+    model, _ = lstm_model(op, BASE)
+    fn, _ = BAD_LSTM[bad]
+    oracle.check_rejected(tamper(model, fn), mode)
+
+
+@tff_only
+@pytest.mark.parametrize("bad", sorted(BAD_LSTM))
+def test_lstm_malformed_message(bad):
+    model, _ = lstm_model("UNIDIRECTIONAL_SEQUENCE_LSTM", BASE)
+    fn, text = BAD_LSTM[bad]
+    it = oracle.make_interpreter(oracle.ours_module(), tamper(model, fn), "default")
+    with pytest.raises(RuntimeError) as e:
+        it.allocate_tensors()
+    assert text in str(e.value)
