@@ -193,3 +193,100 @@ def test_lstm_malformed_message(bad):
     with pytest.raises(RuntimeError) as e:
         it.allocate_tensors()
     assert text in str(e.value)
+
+
+# ---------------------------------------------------------------- SVDF
+
+
+@st.composite
+def svdf_case(draw):
+    return dict(batch=draw(st.integers(1, 3)), n_input=draw(st.integers(1, 8)),
+                units=draw(st.integers(1, 4)), rank=draw(st.integers(1, 3)),
+                memory=draw(st.integers(1, 5)), bias=draw(st.booleans()),
+                act=draw(st.sampled_from([ACT.NONE, ACT.RELU, ACT.RELU6, ACT.TANH,
+                                          ACT.RELU_N1_TO_1])),
+                asym=draw(st.booleans()), out_shift=draw(st.floats(-1, 4)),
+                seed=draw(st.integers(0, 2**32 - 1)))
+
+
+def svdf_model(c, kind):
+    """kind: 'float', 'hybrid' (int8 weights, float activations) or 'int8' (int8
+    activations, int16 time weights and state, RELU)."""
+    rng = np.random.default_rng(c["seed"])
+    nb, ni, nf, nm = c["batch"], c["n_input"], c["units"] * c["rank"], c["memory"]
+    b = ModelBuilder()
+    bias = -1
+    if kind == "int8":
+        s_in, s_wf, s_wt = 0.05, 0.01, 0.002
+        s_st = s_in * s_wf * 8
+        # Output scale around the accumulator's typical size, shifted by 2**out_shift.
+        s_out = s_st * s_wt * 3e3 * np.sqrt(c["rank"] * nm * ni) * 2.0 ** c["out_shift"]
+        x = b.tensor("x", [nb, ni], np.int8, scale=s_in, zero_point=int(rng.integers(-20, 20)))
+        wf = b.const("wf", rng.integers(-127, 128, [nf, ni]).astype(np.int8), scale=s_wf)
+        wt = b.const("wt", rng.integers(-2000, 2000, [nf, nm]).astype(np.int16), scale=s_wt)
+        if c["bias"]:
+            bias = b.const("bias", rng.integers(-50000, 50000, [c["units"]]).astype(np.int32),
+                           scale=s_st * s_wt)
+        state = b.tensor("state", [nb, nm * nf], np.int16, scale=s_st, zero_point=0,
+                         is_variable=True)
+        y = b.tensor("y", [nb, c["units"]], np.int8, scale=float(s_out),
+                     zero_point=int(rng.integers(-10, 10)))
+        act = ACT.RELU
+    else:
+        x = b.tensor("x", [nb, ni], np.float32)
+        fwf = (rng.standard_normal([nf, ni]) / np.sqrt(ni)).astype(np.float32)
+        fwt = (rng.standard_normal([nf, nm]) / np.sqrt(nm)).astype(np.float32)
+        if kind == "hybrid":
+            swf, swt = float(np.abs(fwf).max()) / 127, float(np.abs(fwt).max()) / 127
+            wf = b.const("wf", np.round(fwf / swf).astype(np.int8), scale=swf)
+            wt = b.const("wt", np.round(fwt / swt).astype(np.int8), scale=swt)
+        else:
+            wf, wt = b.const("wf", fwf), b.const("wt", fwt)
+        if c["bias"]:
+            bias = b.const("bias", rng.standard_normal([c["units"]]).astype(np.float32))
+        state = b.tensor("state", [nb, nm * nf], np.float32, is_variable=True)
+        y = b.tensor("y", [nb, c["units"]], np.float32)
+        act = c["act"]
+    b.op("SVDF", [x, wf, wt, bias, state], [y], rank=c["rank"], fusedActivationFunction=act,
+         asymmetricQuantizeInputs=c["asym"])
+    b.inputs([x])
+    b.outputs([y])
+    return b.build()
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("kind", ["float", "hybrid", "int8"])
+@settings(max_examples=25, deadline=None)
+@given(c=svdf_case())
+def test_svdf(kind, mode, c):
+    model = svdf_model(c, kind)
+    rng = np.random.default_rng(c["seed"] + 1)
+    shape = (c["batch"], c["n_input"])
+    if kind == "int8":
+        steps = [[rng.integers(-128, 128, shape).astype(np.int8)] for _ in range(c["memory"] + 2)]
+    else:
+        steps = [[rng.standard_normal(shape).astype(np.float32)] for _ in range(c["memory"] + 2)]
+    run_steps(model, steps, mode)
+
+
+SVDF_BASE = dict(batch=2, n_input=3, units=2, rank=2, memory=3, bias=True, act=ACT.RELU,
+                 asym=False, out_shift=0.0, seed=5)
+
+BAD_SVDF = {
+    "rank does not divide filters": (lambda m: setattr(
+        m.subgraphs[0].operators[0].builtinOptions, "rank", 3), "rank 3"),
+    "wrong bias size": (_reshape_input(3, [3]), "input 3 has dims [3]"),
+    "wrong state size": (_state_shape(4, [2, 11]), "input 4 has dims [2, ...], expected [2, 12]"),
+    "wrong feature depth": (_reshape_input(1, [4, 2]), "input 1 has dims [4, ...]"),
+}
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("kind", ["float", "int8"])
+@pytest.mark.parametrize("bad", sorted(BAD_SVDF))
+def test_svdf_malformed(kind, mode, bad):
+    fn, text = BAD_SVDF[bad]
+    model = tamper(svdf_model(SVDF_BASE, kind), fn)
+    ours, _ = oracle.check_rejected(model, mode)
+    if oracle.ours_module() is not oracle.oracle_module():
+        assert text in ours and "SVDF" in ours

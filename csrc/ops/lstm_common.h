@@ -46,7 +46,7 @@ typedef struct {
 } tff_lstm;
 
 /* A present input must have rank `rank` and dims d0 (and d1). */
-static TfLiteStatus tff_lstm_check_shape(TfLiteContext* ctx, const char* op, const TfLiteNode* node,
+static inline TfLiteStatus tff_lstm_check_shape(TfLiteContext* ctx, const char* op, const TfLiteNode* node,
                                          int i, const char* what, int rank, int d0, int d1) {
   const TfLiteTensor* t = tff_input(ctx, node, i);
   const int ok = tff_rank(t) == rank && tff_dim(t, 0) == d0 && (rank == 1 || tff_dim(t, 1) == d1);
@@ -65,7 +65,7 @@ static inline int tff_lstm_has(TfLiteContext* ctx, const TfLiteNode* node, int i
 
 /* Checks the node (d->batch, time, n_input, time_major, act and clips set by
  * the op) and sets n_cell, n_output and the variant flags. */
-static TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node, const char* op,
+static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node, const char* op,
                                      tff_lstm* d) {
   const TfLiteTensor* in = tff_input(ctx, node, TFF_LSTM_INPUT);
   TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32, "%s: input type %s is not supported, only "
@@ -155,7 +155,7 @@ static TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node, const
 
 /* Scratch of the float step: 4 gates [batch, cell] and one [batch, max(cell,
  * output)] row block (call last in prepare). */
-static TfLiteStatus tff_lstm_scratch(TfLiteContext* ctx, TfLiteNode* node, const tff_lstm* d) {
+static inline TfLiteStatus tff_lstm_scratch(TfLiteContext* ctx, TfLiteNode* node, const tff_lstm* d) {
   const size_t wide = (size_t)(d->n_cell > d->n_output ? d->n_cell : d->n_output);
   const size_t floats = (size_t)d->batch * (4 * (size_t)d->n_cell + wide);
   TF_LITE_ENSURE_MSG(ctx, floats < (size_t)INT_MAX / sizeof(float), "LSTM: scratch too large");
@@ -183,7 +183,7 @@ static inline float tff_lstm_dot(const float* a, const float* b, int n) {
 }
 
 /* acc[b][j] += W[j]·rows[b] for `batch` rows `stride` floats apart. */
-static void tff_lstm_matvec(const float* w, int n_rows, int n_cols, const float* rows,
+static inline void tff_lstm_matvec(const float* w, int n_rows, int n_cols, const float* rows,
                             size_t stride, int batch, float* acc) {
   for (int b = 0; b < batch; ++b, rows += stride, acc += n_rows)
     for (int j = 0; j < n_rows; ++j) acc[j] += tff_lstm_dot(w + (size_t)j * n_cols, rows, n_cols);
@@ -195,7 +195,7 @@ static inline void tff_lstm_clip(float* v, size_t n, float clip) {
 }
 
 /* One gate for every batch row: act(W·x + R·h + p⊙c + b), layer norm between. */
-static void tff_lstm_gate(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d, int g,
+static inline void tff_lstm_gate(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d, int g,
                           const float* x, size_t x_stride, const float* h, const float* c,
                           float* gate) {
   const int nc = d->n_cell;
@@ -232,7 +232,7 @@ static void tff_lstm_gate(TfLiteContext* ctx, const TfLiteNode* node, const tff_
 }
 
 /* Runs every time step, updating the state tensors and writing the output. */
-static void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d) {
+static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d) {
   const int nb = d->batch, nc = d->n_cell, no = d->n_output;
   const size_t bc = (size_t)nb * nc;
   float* gi = (float*)tff_scratch(ctx, node, 0);
@@ -270,7 +270,7 @@ static void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* node, cons
 }
 
 /* The invoke of both ops (user_data is the tff_lstm prepare filled). */
-static TfLiteStatus tff_lstm_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+static inline TfLiteStatus tff_lstm_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const tff_lstm* d = (const tff_lstm*)node->user_data;
   if (d->batch > 0 && d->time > 0) tff_lstm_eval_float(ctx, node, d);
   return kTfLiteOk;
