@@ -61,16 +61,22 @@ def lstm_case(draw):
         seed=draw(st.integers(0, 2**32 - 1)))
 
 
-def lstm_model(op, c):
-    """A float LSTM (op 'LSTM': one step; else the sequence op) per the case dict."""
+def lstm_model(op, c, hybrid=False, asym=False):
+    """A float LSTM (op 'LSTM': one step; else the sequence op) per the case dict; hybrid:
+    int8 weight matrices and peepholes (per-tensor scales), the input rows quantized on the
+    fly, asymmetrically with `asym`."""
     rng = np.random.default_rng(c["seed"])
     nb, nt, ni, nc = c["batch"], c["time"], c["n_input"], c["n_cell"]
     no = c["n_proj"] or nc
     layer_norm = c["layer_norm"] and not c["legacy"]
     b = ModelBuilder()
 
-    def w(name, shape, fan_in):
-        return b.const(name, (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(np.float32))
+    def w(name, shape, fan_in, quantize=True):
+        v = (rng.standard_normal(shape) / np.sqrt(fan_in)).astype(np.float32)
+        if not (hybrid and quantize):
+            return b.const(name, v)
+        scale = float(np.abs(v).max()) / 127
+        return b.const(name, np.round(v / scale).astype(np.int8), scale=scale, zero_point=0)
 
     if op == "LSTM":
         in_shape, out_shape = [nb, ni], [nb, no]
@@ -85,17 +91,17 @@ def lstm_model(op, c):
     ins += [-1 if (g == "i" and c["cifg"]) else w(f"r_{g}", [nc, no], no) for g in gates]
     ins += [w(f"p_{g}", [nc], 1) if c["peephole"] and not (g == "i" and c["cifg"]) else -1
             for g in "ifo"]
-    ins += [-1 if (g == "i" and c["cifg"]) else w(f"b_{g}", [nc], 1) for g in gates]
+    ins += [-1 if (g == "i" and c["cifg"]) else w(f"b_{g}", [nc], 1, False) for g in gates]
     ins += [w("proj", [no, nc], nc) if c["n_proj"] else -1]
-    ins += [w("proj_b", [no], 1) if c["n_proj"] and c["proj_bias"] else -1]
+    ins += [w("proj_b", [no], 1, False) if c["n_proj"] and c["proj_bias"] else -1]
     ins += [b.tensor("h", [nb, no], np.float32, is_variable=True),
             b.tensor("c", [nb, nc], np.float32, is_variable=True)]
     if not c["legacy"]:
-        ins += [w(f"ln_{g}", [nc], 1) if layer_norm and not (g == "i" and c["cifg"]) else -1
+        ins += [w(f"ln_{g}", [nc], 1, False) if layer_norm and not (g == "i" and c["cifg"]) else -1
                 for g in gates]
     y = b.tensor("y", out_shape, np.float32)
     opts = dict(fusedActivationFunction=c["act"], cellClip=c["cell_clip"],
-                projClip=c["proj_clip"])
+                projClip=c["proj_clip"], asymmetricQuantizeInputs=asym)
     if op == "LSTM":
         b.op("LSTM", ins, [y], version=1, **opts)
     else:
@@ -111,6 +117,17 @@ def lstm_model(op, c):
 @given(c=lstm_case())
 def test_lstm_float(op, mode, c):
     model, in_shape = lstm_model(op, c)
+    rng = np.random.default_rng(c["seed"] + 1)
+    steps = [[rng.standard_normal(in_shape).astype(np.float32)] for _ in range(3)]
+    run_steps(model, steps, mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", ["LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"])
+@settings(max_examples=20, deadline=None)
+@given(c=lstm_case(), asym=st.booleans())
+def test_lstm_hybrid(op, mode, c, asym):
+    model, in_shape = lstm_model(op, c, hybrid=True, asym=asym)
     rng = np.random.default_rng(c["seed"] + 1)
     steps = [[rng.standard_normal(in_shape).astype(np.float32)] for _ in range(3)]
     run_steps(model, steps, mode)

@@ -6,8 +6,6 @@
 
 #define OP "LSTM"
 
-TFF_ZEROED_INIT(init, tff_lstm)
-
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   tff_lstm* d = (tff_lstm*)node->user_data;
   const TfLiteLSTMParams* p = (const TfLiteLSTMParams*)node->builtin_data;
@@ -22,9 +20,11 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, TFF_LSTM_INPUT);
   TF_LITE_ENSURE_MSG(ctx, in && tff_rank(in) == 2, OP ": input must be 2-D [batch, input], got "
                      "rank %d", in ? tff_rank(in) : 0);
+  tff_lstm_release(d);
   *d = (tff_lstm){.batch = tff_dim(in, 0), .time = 1, .n_input = tff_dim(in, 1),
                   .time_major = 1, .act = p->activation, .cell_clip = p->cell_clip,
-                  .proj_clip = p->proj_clip};
+                  .proj_clip = p->proj_clip,
+                  .hq = p->asymmetric_quantize_inputs ? TFF_HYB_TFL_ASYM : TFF_HYB_TFL_SYM};
   TF_LITE_ENSURE_OK(ctx, tff_lstm_prepare(ctx, node, OP, d));
   const int shape[2] = {d->batch, d->n_output};
   TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, tff_output(ctx, node, 0), 2, shape));
@@ -32,8 +32,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
 }
 
 const TfLiteRegistration* tff_register_LSTM(void) {
-  static const TfLiteRegistration r = {.init = init,
-                                       .free = tff_free_user_data,
+  static const TfLiteRegistration r = {.init = tff_lstm_init,
+                                       .free = tff_lstm_free,
                                        .prepare = prepare,
                                        .invoke = tff_lstm_invoke,
                                        .builtin_code = kTfLiteBuiltinLstm,

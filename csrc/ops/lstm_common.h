@@ -19,6 +19,8 @@
 
 #include <limits.h>
 
+#include "conv_common.h"
+#include "eigen_math.h"
 #include "kernel_util.h"
 
 enum { TFF_G_I, TFF_G_F, TFF_G_C, TFF_G_O, TFF_NUM_GATES };
@@ -43,18 +45,43 @@ typedef struct {
   int cifg, peephole, layer_norm, projection;
   TfLiteFusedActivation act;
   float cell_clip, proj_clip;
+  int hybrid;                /* float activations, int8 weights */
+  tff_hybrid_quant hq;       /* hybrid: TFLite's symmetric or asymmetric rows */
+  int32_t* row_sums[TFF_LSTM_PROJ_W + 1]; /* asymmetric hybrid: Σw per row of input i */
 } tff_lstm;
 
-/* A present input must have rank `rank` and dims d0 (and d1). */
-static inline TfLiteStatus tff_lstm_check_shape(TfLiteContext* ctx, const char* op, const TfLiteNode* node,
-                                         int i, const char* what, int rank, int d0, int d1) {
+static inline void tff_lstm_release(tff_lstm* d) {
+  for (int i = 0; i <= TFF_LSTM_PROJ_W; ++i) free(d->row_sums[i]);
+  memset(d, 0, sizeof(*d));
+}
+
+/* init / free of both ops. */
+TFF_ZEROED_INIT(tff_lstm_init, tff_lstm)
+static inline void tff_lstm_free(TfLiteContext* ctx, void* data) {
+  (void)ctx;
+  if (data) tff_lstm_release((tff_lstm*)data);
+  free(data);
+}
+
+/* A present input must have rank `rank`, dims d0 (and d1) and type `type`;
+ * hybrid int8 weights are constant with one scale. */
+static inline TfLiteStatus tff_lstm_check(TfLiteContext* ctx, const char* op,
+                                          const TfLiteNode* node, int i, const char* what,
+                                          TfLiteType type, int rank, int d0, int d1) {
   const TfLiteTensor* t = tff_input(ctx, node, i);
   const int ok = tff_rank(t) == rank && tff_dim(t, 0) == d0 && (rank == 1 || tff_dim(t, 1) == d1);
   if (rank == 1)
     TF_LITE_ENSURE_MSG(ctx, ok, "%s: input %d (%s) must have shape [%d]", op, i, what, d0);
   TF_LITE_ENSURE_MSG(ctx, ok, "%s: input %d (%s) must have shape [%d, %d]", op, i, what, d0, d1);
-  TF_LITE_ENSURE_MSG(ctx, t->type == kTfLiteFloat32, "%s: input %d (%s) has type %s, only float32 "
-                     "is supported", op, i, what, TfLiteTypeGetName(t->type));
+  TF_LITE_ENSURE_MSG(ctx, t->type == type, "%s: input %d (%s) has type %s, expected %s", op, i,
+                     what, TfLiteTypeGetName(t->type), TfLiteTypeGetName(type));
+  if (type != kTfLiteInt8) return kTfLiteOk;
+  const TfLiteAffineQuantization* q = tff_affine(t);
+  TF_LITE_ENSURE_MSG(ctx, tff_is_constant(t) && t->data.data, "%s: input %d (%s) must be a "
+                     "constant tensor", op, i, what);
+  TF_LITE_ENSURE_MSG(ctx, q && q->scale && q->scale->size == 1 && isfinite(t->params.scale),
+                     "%s: input %d (%s) needs one finite scale (per-tensor quantization)", op, i,
+                     what);
   return kTfLiteOk;
 }
 
@@ -63,13 +90,14 @@ static inline int tff_lstm_has(TfLiteContext* ctx, const TfLiteNode* node, int i
   return tff_input(ctx, node, i) != NULL;
 }
 
-/* Checks the node (d->batch, time, n_input, time_major, act and clips set by
- * the op) and sets n_cell, n_output and the variant flags. */
-static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node, const char* op,
-                                     tff_lstm* d) {
+/* Checks the node (d->batch, time, n_input, time_major, act, clips and hq
+ * set by the op) and sets n_cell, n_output and the variant flags; hybrid
+ * with asymmetric inputs, the row sums. */
+static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node,
+                                            const char* op, tff_lstm* d) {
   const TfLiteTensor* in = tff_input(ctx, node, TFF_LSTM_INPUT);
   TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32, "%s: input type %s is not supported, only "
-                     "float32", op, TfLiteTypeGetName(in->type));
+                     "float32 (with float32 or int8 weights)", op, TfLiteTypeGetName(in->type));
   TF_LITE_ENSURE_MSG(ctx, d->cell_clip >= 0.0f && d->proj_clip >= 0.0f,
                      "%s: cell_clip %g and proj_clip %g must be >= 0", op, d->cell_clip,
                      d->proj_clip);
@@ -86,6 +114,8 @@ static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node
                      "must be 2-D (diagonal recurrent weights are not supported)", op);
   d->n_cell = tff_dim(wo, 0);
   d->n_output = tff_dim(ro, 1);
+  d->hybrid = wo->type == kTfLiteInt8;
+  const TfLiteType wt = d->hybrid ? kTfLiteInt8 : kTfLiteFloat32;
   TF_LITE_ENSURE_MSG(ctx, d->n_cell > 0 && d->n_output > 0 && d->n_input > 0,
                      "%s: empty sizes (input %d, cell %d, output %d)", op, d->n_input, d->n_cell,
                      d->n_output);
@@ -112,25 +142,26 @@ static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node
                          "%s: layer-norm coefficients (20-23) must be present for every used "
                          "gate or for none", op);
     if (!used) continue;
-    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_W + g, name, 2,
-                                                d->n_cell, d->n_input));
-    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_R + g, name, 2,
-                                                d->n_cell, d->n_output));
-    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_BIAS + g, "gate bias", 1,
-                                                d->n_cell, 0));
+    const int nc = d->n_cell;
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_W + g, name, wt, 2, nc,
+                                          d->n_input));
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_R + g, name, wt, 2, nc,
+                                          d->n_output));
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_BIAS + g, "gate bias",
+                                          kTfLiteFloat32, 1, nc, 0));
     if (d->peephole && tff_lstm_peep[g] >= 0)
-      TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, tff_lstm_peep[g], "peephole", 1,
-                                                  d->n_cell, 0));
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, tff_lstm_peep[g], "peephole", wt, 1,
+                                            nc, 0));
     if (d->layer_norm)
-      TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_LN + g, "layer norm", 1,
-                                                  d->n_cell, 0));
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_LN + g, "layer norm",
+                                            kTfLiteFloat32, 1, nc, 0));
   }
   if (d->projection) {
-    TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_PROJ_W, "projection", 2,
-                                                d->n_output, d->n_cell));
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_PROJ_W, "projection", wt, 2,
+                                          d->n_output, d->n_cell));
     if (tff_lstm_has(ctx, node, TFF_LSTM_PROJ_B))
-      TF_LITE_ENSURE_OK(ctx, tff_lstm_check_shape(ctx, op, node, TFF_LSTM_PROJ_B,
-                                                  "projection bias", 1, d->n_output, 0));
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_PROJ_B, "projection bias",
+                                            kTfLiteFloat32, 1, d->n_output, 0));
   } else {
     TF_LITE_ENSURE_MSG(ctx, d->n_output == d->n_cell, "%s: without projection the output size "
                        "%d must equal the cell size %d", op, d->n_output, d->n_cell);
@@ -150,29 +181,42 @@ static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node
   const TfLiteTensor* out = tff_output(ctx, node, 0);
   TF_LITE_ENSURE_MSG(ctx, out && out->type == kTfLiteFloat32, "%s: the output must be float32",
                      op);
+  if (!d->hybrid || d->hq != TFF_HYB_TFL_ASYM) return kTfLiteOk;
+  /* Asymmetric inputs: Σw per row of every weight matrix, for the zero point. */
+  for (int i = TFF_LSTM_W; i <= TFF_LSTM_PROJ_W; ++i) {
+    const TfLiteTensor* w = tff_input(ctx, node, i);
+    if (i >= TFF_LSTM_R + TFF_NUM_GATES && i != TFF_LSTM_PROJ_W) continue;
+    if (w == NULL) continue;
+    d->row_sums[i] = malloc((size_t)tff_dim(w, 0) * sizeof(int32_t));
+    TF_LITE_ENSURE_MSG(ctx, d->row_sums[i], "%s: out of memory", op);
+    tff_row_sums_s8(tff_dim(w, 0), tff_dim(w, 1), w->data.int8, d->row_sums[i]);
+  }
   return kTfLiteOk;
 }
 
-/* Scratch of the float step: 4 gates [batch, cell] and one [batch, max(cell,
- * output)] row block (call last in prepare). */
-static inline TfLiteStatus tff_lstm_scratch(TfLiteContext* ctx, TfLiteNode* node, const tff_lstm* d) {
+/* Scratch: slot 0 the float step (4 gates [batch, cell], one [batch,
+ * max(cell, output)] block); hybrid slot 1 the quantized x, h and m rows with
+ * their per-row scales and zero points. Call last in prepare. */
+static inline TfLiteStatus tff_lstm_scratch(TfLiteContext* ctx, TfLiteNode* node,
+                                            const tff_lstm* d) {
   const size_t wide = (size_t)(d->n_cell > d->n_output ? d->n_cell : d->n_output);
   const size_t floats = (size_t)d->batch * (4 * (size_t)d->n_cell + wide);
   TF_LITE_ENSURE_MSG(ctx, floats < (size_t)INT_MAX / sizeof(float), "LSTM: scratch too large");
-  return tff_scratch_request(ctx, node, 0, floats * sizeof(float));
+  TF_LITE_ENSURE_OK(ctx, tff_scratch_request(ctx, node, 0, floats * sizeof(float)));
+  if (!d->hybrid) return kTfLiteOk;
+  const size_t q = (size_t)d->batch * (6 * 4 + d->n_input + d->n_output + d->n_cell);
+  return tff_scratch_request(ctx, node, 1, q);
 }
 
-static inline float tff_lstm_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-
-/* The fused activation of the cell gate and of the cell state. */
+/* The fused activation of the cell gate and of the cell state (SVDF's too). */
 static inline float tff_lstm_act(TfLiteFusedActivation act, float x) {
   switch (act) {
     case kTfLiteActRelu: return x > 0.0f ? x : 0.0f;
     case kTfLiteActReluN1To1: return x < -1.0f ? -1.0f : (x > 1.0f ? 1.0f : x);
     case kTfLiteActRelu6: return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
-    case kTfLiteActTanh: return tanhf(x);
+    case kTfLiteActTanh: return tff_eigen_tanh(x);
     case kTfLiteActSignBit: return signbit(x) ? 1.0f : 0.0f;
-    default: return tff_lstm_sigmoid(x);
+    default: return tff_eigen_logistic(x);
   }
 }
 
@@ -182,11 +226,45 @@ static inline float tff_lstm_dot(const float* a, const float* b, int n) {
   return s;
 }
 
-/* acc[b][j] += W[j]·rows[b] for `batch` rows `stride` floats apart. */
-static inline void tff_lstm_matvec(const float* w, int n_rows, int n_cols, const float* rows,
-                            size_t stride, int batch, float* acc) {
-  for (int b = 0; b < batch; ++b, rows += stride, acc += n_rows)
-    for (int j = 0; j < n_rows; ++j) acc[j] += tff_lstm_dot(w + (size_t)j * n_cols, rows, n_cols);
+/* An operand of the matrix products: `batch` float rows `stride` apart and,
+ * hybrid, their int8 quantization q (rows of n) with per-row dq and zp. */
+typedef struct {
+  const float* f;
+  size_t stride;
+  int8_t* q;
+  float* dq;
+  int32_t* zp;
+} tff_lstm_vec;
+
+/* Hybrid: quantize v's rows of n as TFLite's BatchQuantizeFloats. */
+static inline void tff_lstm_quantize(const tff_lstm* d, tff_lstm_vec* v, int n) {
+  for (int b = 0; b < d->batch; ++b)
+    tff_quantize_hybrid(d->hq, v->f + b * v->stride, (size_t)n, v->q + (size_t)b * n, &v->dq[b],
+                        &v->zp[b]);
+}
+
+/* acc[b][j] += W[j]·v[b] with W input `wi` [rows, cols]. Hybrid: int8 dot
+ * products, minus zp·Σw (asymmetric), times dq·s_w as TFLite. */
+static inline void tff_lstm_mv(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d,
+                               int wi, int rows, int cols, const tff_lstm_vec* v, float* acc) {
+  const TfLiteTensor* w = tff_input(ctx, node, wi);
+  for (int b = 0; b < d->batch; ++b, acc += rows) {
+    if (!d->hybrid) {
+      for (int j = 0; j < rows; ++j)
+        acc[j] += tff_lstm_dot(w->data.f + (size_t)j * cols, v->f + b * v->stride, cols);
+      continue;
+    }
+    const int8_t* q = v->q + (size_t)b * cols;
+    const float s = v->dq[b] * w->params.scale;
+    const int32_t* sums = d->row_sums[wi];
+    for (int j = 0; j < rows; ++j) {
+      const int8_t* wr = w->data.int8 + (size_t)j * cols;
+      uint32_t dot = 0; /* wraps as TFLite's int32 sums */
+      for (int i = 0; i < cols; ++i) dot += (uint32_t)(wr[i] * q[i]);
+      if (sums) dot -= (uint32_t)sums[j] * (uint32_t)v->zp[b];
+      acc[j] += (float)(int32_t)dot * s;
+    }
+  }
 }
 
 static inline void tff_lstm_clip(float* v, size_t n, float clip) {
@@ -194,22 +272,31 @@ static inline void tff_lstm_clip(float* v, size_t n, float clip) {
   for (size_t i = 0; i < n; ++i) v[i] = v[i] < -clip ? -clip : (v[i] > clip ? clip : v[i]);
 }
 
+/* Offset of gate g in TFLite's scratch buffer (64-byte aligned), which holds
+ * the gates [batch, cell] in the order input, cell, forget, output (CIFG: no
+ * input gate). It decides which elements Eigen's sigmoid takes as packets. */
+static inline size_t tff_lstm_gate_offset(const tff_lstm* d, int g) {
+  const size_t slot = g == TFF_G_I ? 0 : (g == TFF_G_C ? 1 : (g == TFF_G_F ? 2 : 3)) - d->cifg;
+  return slot * (size_t)d->batch * d->n_cell;
+}
+
 /* One gate for every batch row: act(W·x + R·h + p⊙c + b), layer norm between. */
-static inline void tff_lstm_gate(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d, int g,
-                          const float* x, size_t x_stride, const float* h, const float* c,
-                          float* gate) {
+static inline void tff_lstm_gate(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d,
+                                 int g, const tff_lstm_vec* x, const tff_lstm_vec* h,
+                                 const float* c, float* gate) {
   const int nc = d->n_cell;
   const float* bias = tff_input(ctx, node, TFF_LSTM_BIAS + g)->data.f;
   for (int b = 0; b < d->batch; ++b)
     for (int j = 0; j < nc; ++j) gate[b * nc + j] = d->layer_norm ? 0.0f : bias[j];
-  tff_lstm_matvec(tff_input(ctx, node, TFF_LSTM_W + g)->data.f, nc, d->n_input, x, x_stride,
-                  d->batch, gate);
-  tff_lstm_matvec(tff_input(ctx, node, TFF_LSTM_R + g)->data.f, nc, d->n_output, h,
-                  (size_t)d->n_output, d->batch, gate);
+  tff_lstm_mv(ctx, node, d, TFF_LSTM_W + g, nc, d->n_input, x, gate);
+  tff_lstm_mv(ctx, node, d, TFF_LSTM_R + g, nc, d->n_output, h, gate);
   if (d->peephole && tff_lstm_peep[g] >= 0) {
-    const float* p = tff_input(ctx, node, tff_lstm_peep[g])->data.f;
-    for (int b = 0; b < d->batch; ++b)
-      for (int j = 0; j < nc; ++j) gate[b * nc + j] += p[j] * c[b * nc + j];
+    const TfLiteTensor* p = tff_input(ctx, node, tff_lstm_peep[g]);
+    for (int j = 0; j < nc; ++j) {
+      /* Hybrid: TFLite dequantizes the weight first. */
+      const float pj = d->hybrid ? p->data.int8[j] * p->params.scale : p->data.f[j];
+      for (int b = 0; b < d->batch; ++b) gate[b * nc + j] += pj * c[b * nc + j];
+    }
   }
   if (d->layer_norm) {
     /* TFLite's MeanStddevNormalization: population variance + 1e-8. */
@@ -227,12 +314,18 @@ static inline void tff_lstm_gate(TfLiteContext* ctx, const TfLiteNode* node, con
   const size_t n = (size_t)d->batch * nc;
   if (g == TFF_G_C)
     for (size_t i = 0; i < n; ++i) gate[i] = tff_lstm_act(d->act, gate[i]);
+  else if (d->time_major)
+    tff_eigen_logistic_run(gate, n, tff_lstm_gate_offset(d, g));
   else
-    for (size_t i = 0; i < n; ++i) gate[i] = tff_lstm_sigmoid(gate[i]);
+    for (int b = 0; b < d->batch; ++b)
+      tff_eigen_logistic_run(gate + (size_t)b * nc, (size_t)nc,
+                           tff_lstm_gate_offset(d, g) + (size_t)b * nc);
 }
 
-/* Runs every time step, updating the state tensors and writing the output. */
-static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* node, const tff_lstm* d) {
+/* Float and hybrid: every time step, updating the state tensors and writing
+ * the output. */
+static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* node,
+                                       const tff_lstm* d) {
   const int nb = d->batch, nc = d->n_cell, no = d->n_output;
   const size_t bc = (size_t)nb * nc;
   float* gi = (float*)tff_scratch(ctx, node, 0);
@@ -244,22 +337,41 @@ static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* nod
   /* Row (t, b) of input and output is row t·batch + b time-major, else b·time + t. */
   const size_t row_t = d->time_major ? (size_t)nb : 1;
   const size_t row_b = d->time_major ? 1 : (size_t)d->time;
+  tff_lstm_vec vx = {.stride = row_b * d->n_input}, vh = {.f = h, .stride = (size_t)no},
+               vm = {.f = m, .stride = (size_t)nc};
+  if (d->hybrid) {
+    char* s = (char*)tff_scratch(ctx, node, 1);
+    tff_lstm_vec* vs[3] = {&vx, &vh, &vm};
+    const int widths[3] = {d->n_input, no, nc};
+    for (int k = 0; k < 3; ++k, s += (size_t)nb * 8) {
+      vs[k]->dq = (float*)s;
+      vs[k]->zp = (int32_t*)(s + (size_t)nb * 4);
+    }
+    for (int k = 0; k < 3; ++k) {
+      vs[k]->q = (int8_t*)s;
+      s += (size_t)nb * widths[k];
+    }
+  }
   for (int t = 0; t < d->time; ++t) {
-    const float* x = in + t * row_t * d->n_input;
-    const size_t xs = row_b * d->n_input;
-    if (!d->cifg) tff_lstm_gate(ctx, node, d, TFF_G_I, x, xs, h, c, gi);
-    tff_lstm_gate(ctx, node, d, TFF_G_F, x, xs, h, c, gf);
-    tff_lstm_gate(ctx, node, d, TFF_G_C, x, xs, h, c, gc);
+    vx.f = in + t * row_t * d->n_input;
+    if (d->hybrid) {
+      tff_lstm_quantize(d, &vx, d->n_input);
+      tff_lstm_quantize(d, &vh, no);
+    }
+    if (!d->cifg) tff_lstm_gate(ctx, node, d, TFF_G_I, &vx, &vh, c, gi);
+    tff_lstm_gate(ctx, node, d, TFF_G_F, &vx, &vh, c, gf);
+    tff_lstm_gate(ctx, node, d, TFF_G_C, &vx, &vh, c, gc);
     for (size_t i = 0; i < bc; ++i)
       c[i] = gf[i] * c[i] + (d->cifg ? 1.0f - gf[i] : gi[i]) * gc[i];
     tff_lstm_clip(c, bc, d->cell_clip);
-    tff_lstm_gate(ctx, node, d, TFF_G_O, x, xs, h, c, go);
+    tff_lstm_gate(ctx, node, d, TFF_G_O, &vx, &vh, c, go);
     for (size_t i = 0; i < bc; ++i) m[i] = go[i] * tff_lstm_act(d->act, c[i]);
     if (d->projection) {
       const TfLiteTensor* pb = tff_input(ctx, node, TFF_LSTM_PROJ_B);
       for (int b = 0; b < nb; ++b)
         for (int j = 0; j < no; ++j) h[b * no + j] = pb ? pb->data.f[j] : 0.0f;
-      tff_lstm_matvec(tff_input(ctx, node, TFF_LSTM_PROJ_W)->data.f, no, nc, m, (size_t)nc, nb, h);
+      if (d->hybrid) tff_lstm_quantize(d, &vm, nc);
+      tff_lstm_mv(ctx, node, d, TFF_LSTM_PROJ_W, no, nc, &vm, h);
       tff_lstm_clip(h, (size_t)nb * no, d->proj_clip);
     } else {
       memcpy(h, m, bc * sizeof(float));

@@ -7,8 +7,6 @@
 
 #define OP "UNIDIRECTIONAL_SEQUENCE_LSTM"
 
-TFF_ZEROED_INIT(init, tff_lstm)
-
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   tff_lstm* d = (tff_lstm*)node->user_data;
   const TfLiteUnidirectionalSequenceLSTMParams* p =
@@ -24,9 +22,11 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_MSG(ctx, in && tff_rank(in) == 3, OP ": input must be 3-D, got rank %d",
                      in ? tff_rank(in) : 0);
   const int tm = p->time_major;
+  tff_lstm_release(d);
   *d = (tff_lstm){.batch = tff_dim(in, tm ? 1 : 0), .time = tff_dim(in, tm ? 0 : 1),
                   .n_input = tff_dim(in, 2), .time_major = tm, .act = p->activation,
-                  .cell_clip = p->cell_clip, .proj_clip = p->proj_clip};
+                  .cell_clip = p->cell_clip, .proj_clip = p->proj_clip,
+                  .hq = p->asymmetric_quantize_inputs ? TFF_HYB_TFL_ASYM : TFF_HYB_TFL_SYM};
   TF_LITE_ENSURE_OK(ctx, tff_lstm_prepare(ctx, node, OP, d));
   const int shape[3] = {tff_dim(in, 0), tff_dim(in, 1), d->n_output};
   TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, tff_output(ctx, node, 0), 3, shape));
@@ -34,8 +34,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
 }
 
 const TfLiteRegistration* tff_register_UNIDIRECTIONAL_SEQUENCE_LSTM(void) {
-  static const TfLiteRegistration r = {.init = init,
-                                       .free = tff_free_user_data,
+  static const TfLiteRegistration r = {.init = tff_lstm_init,
+                                       .free = tff_lstm_free,
                                        .prepare = prepare,
                                        .invoke = tff_lstm_invoke,
                                        .builtin_code = kTfLiteBuiltinUnidirectionalSequenceLstm,
