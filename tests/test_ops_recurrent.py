@@ -61,12 +61,34 @@ def lstm_case(draw):
         seed=draw(st.integers(0, 2**32 - 1)))
 
 
+def lstm_shapes(op, c, n_output):
+    """Input and output shapes: [batch, features] for LSTM, else [time, batch, features]
+    (time_major) or [batch, time, features]."""
+    nb, nt, ni = c["batch"], c["time"], c["n_input"]
+    if op == "LSTM":
+        return [nb, ni], [nb, n_output]
+    if c["time_major"]:
+        return [nt, nb, ni], [nt, nb, n_output]
+    return [nb, nt, ni], [nb, nt, n_output]
+
+
+def add_lstm(b, op, c, x, ins, y, **opts):
+    """The LSTM node (time_major for the sequence op) as the model's only op; returns the
+    model."""
+    if op != "LSTM":
+        opts["timeMajor"] = c["time_major"]
+    b.op(op, ins, [y], cellClip=c["cell_clip"], projClip=c["proj_clip"], **opts)
+    b.inputs([x])
+    b.outputs([y])
+    return b.build()
+
+
 def lstm_model(op, c, hybrid=False, asym=False):
     """A float LSTM (op 'LSTM': one step; else the sequence op) per the case dict; hybrid:
     int8 weight matrices and peepholes (per-tensor scales), the input rows quantized on the
     fly, asymmetrically with `asym`."""
     rng = np.random.default_rng(c["seed"])
-    nb, nt, ni, nc = c["batch"], c["time"], c["n_input"], c["n_cell"]
+    nb, ni, nc = c["batch"], c["n_input"], c["n_cell"]
     no = c["n_proj"] or nc
     layer_norm = c["layer_norm"] and not c["legacy"]
     b = ModelBuilder()
@@ -78,12 +100,7 @@ def lstm_model(op, c, hybrid=False, asym=False):
         scale = float(np.abs(v).max()) / 127
         return b.const(name, np.round(v / scale).astype(np.int8), scale=scale, zero_point=0)
 
-    if op == "LSTM":
-        in_shape, out_shape = [nb, ni], [nb, no]
-    elif c["time_major"]:
-        in_shape, out_shape = [nt, nb, ni], [nt, nb, no]
-    else:
-        in_shape, out_shape = [nb, nt, ni], [nb, nt, no]
+    in_shape, out_shape = lstm_shapes(op, c, no)
     x = b.tensor("x", in_shape, np.float32)
     gates = "ifco"
     ins = [x]
@@ -100,36 +117,77 @@ def lstm_model(op, c, hybrid=False, asym=False):
         ins += [w(f"ln_{g}", [nc], 1, False) if layer_norm and not (g == "i" and c["cifg"]) else -1
                 for g in gates]
     y = b.tensor("y", out_shape, np.float32)
-    opts = dict(fusedActivationFunction=c["act"], cellClip=c["cell_clip"],
-                projClip=c["proj_clip"], asymmetricQuantizeInputs=asym)
-    if op == "LSTM":
-        b.op("LSTM", ins, [y], version=1, **opts)
+    return add_lstm(b, op, c, x, ins, y, fusedActivationFunction=c["act"],
+                    asymmetricQuantizeInputs=asym), in_shape
+
+
+def lstm_int8_model(op, c):
+    """An int8 LSTM as the converter quantizes it (TFLite's 8x8_16 kernel): int8 input,
+    weights and output state, int32 biases, int16 peepholes and cell state (scale 2^-11),
+    and the 5 intermediates (the gates' Q3.12, unused without layer norm, and the hidden
+    state's int8 scale and zero point)."""
+    rng = np.random.default_rng(c["seed"])
+    nb, ni, nc = c["batch"], c["n_input"], c["n_cell"]
+    no = c["n_proj"] or nc
+    peephole = c["peephole"] and not c["n_proj"]
+    s_x, z_x = 0.05, int(rng.integers(-10, 11))
+    s_h, z_h = 1 / 128, int(rng.integers(-5, 6))
+    s_hid = 1 / 128
+    z_hid = int(rng.integers(-5, 6)) if c["n_proj"] else z_h
+    b = ModelBuilder()
+
+    def qconst(name, shape, fan_in, dtype=np.int8):
+        v = rng.standard_normal(shape) / np.sqrt(fan_in)
+        qmax = np.iinfo(dtype).max
+        scale = float(np.abs(v).max()) / qmax
+        return b.const(name, np.round(v / scale).astype(dtype), scale=scale, zero_point=0), scale
+
+    def bias(name, n, scale):
+        return b.const(name, np.round(rng.standard_normal(n) / scale).astype(np.int32),
+                       scale=scale, zero_point=0)
+
+    in_shape, out_shape = lstm_shapes(op, c, no)
+    x = b.tensor("x", in_shape, np.int8, scale=s_x, zero_point=z_x)
+    used = [g for g in "ifco" if not (g == "i" and c["cifg"])]
+    w = {g: qconst(f"w_{g}", [nc, ni], ni) for g in used}
+    r = {g: qconst(f"r_{g}", [nc, no], no) for g in used}
+    ins = [x] + [w[g][0] if g in w else -1 for g in "ifco"]
+    ins += [r[g][0] if g in r else -1 for g in "ifco"]
+    ins += [qconst(f"p_{g}", [nc], 4, np.int16)[0] if peephole and g in used else -1
+            for g in "ifo"]
+    ins += [bias(f"b_{g}", nc, s_x * w[g][1]) if g in w else -1 for g in "ifco"]
+    if c["n_proj"]:
+        pw, sp = qconst("proj", [no, nc], nc)
+        ins += [pw, bias("proj_b", no, s_hid * sp) if c["proj_bias"] else -1]
     else:
-        b.op(op, ins, [y], version=1, timeMajor=c["time_major"], **opts)
-    b.inputs([x])
-    b.outputs([y])
-    return b.build(), in_shape
+        ins += [-1, -1]
+    ins += [b.tensor("h", [nb, no], np.int8, scale=s_h, zero_point=z_h, is_variable=True),
+            b.tensor("c", [nb, nc], np.int16, scale=2.0 ** -11, zero_point=0, is_variable=True)]
+    ins += [-1] * 4
+    inter = [b.tensor(f"inter_{g}", [nb, nc], np.int16, scale=2.0 ** -12, zero_point=0)
+             for g in "ifco"]
+    inter.append(b.tensor("hidden", [nb, nc], np.int8, scale=s_hid, zero_point=z_hid))
+    y = b.tensor("y", out_shape, np.int8, scale=s_h, zero_point=z_h)
+    return add_lstm(b, op, c, x, ins, y, version=4 if op == "LSTM" else 2, intermediates=inter,
+                    fusedActivationFunction=ACT.TANH), in_shape
 
 
 @pytest.mark.parametrize("mode", oracle.MODES)
 @pytest.mark.parametrize("op", ["LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"])
-@settings(max_examples=20, deadline=None)
-@given(c=lstm_case())
-def test_lstm_float(op, mode, c):
-    model, in_shape = lstm_model(op, c)
-    rng = np.random.default_rng(c["seed"] + 1)
-    steps = [[rng.standard_normal(in_shape).astype(np.float32)] for _ in range(3)]
-    run_steps(model, steps, mode)
-
-
-@pytest.mark.parametrize("mode", oracle.MODES)
-@pytest.mark.parametrize("op", ["LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"])
+@pytest.mark.parametrize("kind", ["float", "hybrid", "int8"])
 @settings(max_examples=20, deadline=None)
 @given(c=lstm_case(), asym=st.booleans())
-def test_lstm_hybrid(op, mode, c, asym):
-    model, in_shape = lstm_model(op, c, hybrid=True, asym=asym)
+def test_lstm(kind, op, mode, c, asym):
+    """float32; hybrid (int8 weights, inputs quantized symmetrically or with `asym`); int8."""
+    if kind == "int8":
+        model, in_shape = lstm_int8_model(op, c)
+    else:
+        model, in_shape = lstm_model(op, c, hybrid=kind == "hybrid", asym=asym)
     rng = np.random.default_rng(c["seed"] + 1)
-    steps = [[rng.standard_normal(in_shape).astype(np.float32)] for _ in range(3)]
+    if kind == "int8":
+        steps = [[rng.integers(-128, 128, in_shape).astype(np.int8)] for _ in range(3)]
+    else:
+        steps = [[rng.standard_normal(in_shape).astype(np.float32)] for _ in range(3)]
     run_steps(model, steps, mode)
 
 

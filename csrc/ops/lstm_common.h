@@ -22,6 +22,7 @@
 #include "conv_common.h"
 #include "eigen_math.h"
 #include "kernel_util.h"
+#include "lstm_integer.h"
 
 enum { TFF_G_I, TFF_G_F, TFF_G_C, TFF_G_O, TFF_NUM_GATES };
 enum {
@@ -42,16 +43,24 @@ static const char* const tff_gate_names[TFF_NUM_GATES] = {"input", "forget", "ce
 typedef struct {
   int batch, time, n_input, n_cell, n_output;
   int time_major; /* input rows ordered [time, batch] (else [batch, time]) */
+  size_t row_t, row_b; /* row (t, b) of input and output: t·row_t + b·row_b */
   int cifg, peephole, layer_norm, projection;
   TfLiteFusedActivation act;
   float cell_clip, proj_clip;
   int hybrid;                /* float activations, int8 weights */
   tff_hybrid_quant hq;       /* hybrid: TFLite's symmetric or asymmetric rows */
   int32_t* row_sums[TFF_LSTM_PROJ_W + 1]; /* asymmetric hybrid: Σw per row of input i */
+  int integer;               /* int8 input and output state, int16 cell state */
+  tff_lstm_int q;
 } tff_lstm;
 
 static inline void tff_lstm_release(tff_lstm* d) {
   for (int i = 0; i <= TFF_LSTM_PROJ_W; ++i) free(d->row_sums[i]);
+  for (int g = 0; g < TFF_NUM_GATES; ++g) {
+    free(d->q.in_bias[g]);
+    free(d->q.rec_bias[g]);
+  }
+  free(d->q.proj_bias);
   memset(d, 0, sizeof(*d));
 }
 
@@ -64,7 +73,7 @@ static inline void tff_lstm_free(TfLiteContext* ctx, void* data) {
 }
 
 /* A present input must have rank `rank`, dims d0 (and d1) and type `type`;
- * hybrid int8 weights are constant with one scale. */
+ * int8/int16 weights are constant with one scale. */
 static inline TfLiteStatus tff_lstm_check(TfLiteContext* ctx, const char* op,
                                           const TfLiteNode* node, int i, const char* what,
                                           TfLiteType type, int rank, int d0, int d1) {
@@ -75,7 +84,7 @@ static inline TfLiteStatus tff_lstm_check(TfLiteContext* ctx, const char* op,
   TF_LITE_ENSURE_MSG(ctx, ok, "%s: input %d (%s) must have shape [%d, %d]", op, i, what, d0, d1);
   TF_LITE_ENSURE_MSG(ctx, t->type == type, "%s: input %d (%s) has type %s, expected %s", op, i,
                      what, TfLiteTypeGetName(t->type), TfLiteTypeGetName(type));
-  if (type != kTfLiteInt8) return kTfLiteOk;
+  if (type != kTfLiteInt8 && type != kTfLiteInt16) return kTfLiteOk;
   const TfLiteAffineQuantization* q = tff_affine(t);
   TF_LITE_ENSURE_MSG(ctx, tff_is_constant(t) && t->data.data, "%s: input %d (%s) must be a "
                      "constant tensor", op, i, what);
@@ -90,14 +99,101 @@ static inline int tff_lstm_has(TfLiteContext* ctx, const TfLiteNode* node, int i
   return tff_input(ctx, node, i) != NULL;
 }
 
+/* Row sums of weights input i times `zp`, plus `bias` (NULL: none), wrapping
+ * as TFLite's int32 PrecomputeZeroPointTimesWeightWithBias. */
+static inline int32_t* tff_lstm_fold(TfLiteContext* ctx, const TfLiteNode* node, int i,
+                                     int32_t zp, const TfLiteTensor* bias) {
+  const TfLiteTensor* w = tff_input(ctx, node, i);
+  const int rows = tff_dim(w, 0), cols = tff_dim(w, 1);
+  int32_t* out = malloc((size_t)rows * sizeof(int32_t));
+  if (out == NULL) return NULL;
+  for (int r = 0; r < rows; ++r) {
+    uint32_t sum = 0;
+    for (int k = 0; k < cols; ++k) sum += (uint32_t)(int32_t)w->data.int8[(size_t)r * cols + k];
+    out[r] = (int32_t)((bias ? (uint32_t)bias->data.i32[r] : 0u) + sum * (uint32_t)zp);
+  }
+  return out;
+}
+
+/* Integer8x8_16: TFLite's PopulateQuantizedLstmParams8x8_16 (effective
+ * scales in float32, as it computes them) and the zero points folded into
+ * effective biases. */
+static inline TfLiteStatus tff_lstm_prepare_int(TfLiteContext* ctx, TfLiteNode* node,
+                                                const char* op, tff_lstm* d) {
+  tff_lstm_int* q = &d->q;
+  TF_LITE_ENSURE_MSG(ctx, !d->layer_norm, "%s: integer LSTM with layer normalization is not "
+                     "supported", op);
+  TF_LITE_ENSURE_MSG(ctx, !d->peephole || d->n_output == d->n_cell, "%s: integer peepholes with "
+                     "output size %d != cell size %d are not supported", op, d->n_output,
+                     d->n_cell);
+  const TfLiteIntArray* im = node->intermediates;
+  TF_LITE_ENSURE_MSG(ctx, im && im->size == 5 && im->data[4] >= 0, "%s: integer LSTM needs 5 "
+                     "intermediate tensors, got %d (the 12-intermediate 8x8_8 variant is not "
+                     "supported)", op, im ? im->size : 0);
+  const TfLiteTensor* in = tff_input(ctx, node, TFF_LSTM_INPUT);
+  const TfLiteTensor* h = tff_input(ctx, node, TFF_LSTM_H);
+  const TfLiteTensor* c = tff_input(ctx, node, TFF_LSTM_C);
+  const TfLiteTensor* out = tff_output(ctx, node, 0);
+  const TfLiteAffineQuantization* hq = tff_affine(&ctx->tensors[im->data[4]]);
+  TF_LITE_ENSURE_MSG(ctx, hq && hq->scale && hq->scale->size >= 1 && hq->zero_point &&
+                     hq->zero_point->size >= 1, "%s: intermediate 4 (hidden) is not quantized",
+                     op);
+  const float s_x = in->params.scale, s_h = h->params.scale, s_hid = hq->scale->data[0];
+  TF_LITE_ENSURE_MSG(ctx, s_x > 0 && s_h > 0 && s_hid > 0 && c->params.scale > 0 &&
+                     out->params.scale > 0, "%s: input, state, hidden and output scales must "
+                     "be positive", op);
+  /* TFLite's CheckedLog2: the cell scale is 2^k, k <= -9 (and >= -15: tanh of
+   * the cell state then has 15 + k >= 0 integer bits). */
+  const float l2 = logf(c->params.scale) * (1.0f / logf(2.0f));
+  q->cell_shift = (int)roundf(l2);
+  TF_LITE_ENSURE_MSG(ctx, fabsf(l2 - roundf(l2)) < 1e-3f && q->cell_shift <= -9 &&
+                     q->cell_shift >= -15, "%s: cell state scale %g must be 2^k with -15 <= k "
+                     "<= -9", op, c->params.scale);
+  const float inter = 1.0f / 4096.0f; /* Q3.12 gates without layer norm */
+  const int32_t zx = in->params.zero_point, zh = h->params.zero_point;
+  for (int g = 0; g < TFF_NUM_GATES; ++g) {
+    if (g == TFF_G_I && d->cifg) continue;
+    const float sw = tff_input(ctx, node, TFF_LSTM_W + g)->params.scale;
+    const float sr = tff_input(ctx, node, TFF_LSTM_R + g)->params.scale;
+    q->in[g] = tff_qmul_of((double)(float)(sw * s_x / inter));
+    q->rec[g] = tff_qmul_of((double)(float)(sr * s_h / inter));
+    if (d->peephole && tff_lstm_peep[g] >= 0) {
+      const float sp = tff_input(ctx, node, tff_lstm_peep[g])->params.scale;
+      q->peep[g] = tff_qmul_of((double)(float)(pow(2.0, q->cell_shift) * sp / inter));
+    }
+    q->in_bias[g] = tff_lstm_fold(ctx, node, TFF_LSTM_W + g, -zx,
+                                  tff_input(ctx, node, TFF_LSTM_BIAS + g));
+    q->rec_bias[g] = tff_lstm_fold(ctx, node, TFF_LSTM_R + g, -zh, NULL);
+    TF_LITE_ENSURE_MSG(ctx, q->in_bias[g] && q->rec_bias[g], "%s: out of memory", op);
+  }
+  q->hidden = tff_qmul_of((double)(float)(pow(2.0, -15) / s_hid * pow(2.0, -15)));
+  q->hidden_zp = hq->zero_point->data[0];
+  q->h_zp = zh;
+  if (d->projection) {
+    const float sp = tff_input(ctx, node, TFF_LSTM_PROJ_W)->params.scale;
+    q->proj = tff_qmul_of((double)(float)(sp * s_hid / s_h));
+    q->proj_bias = tff_lstm_fold(ctx, node, TFF_LSTM_PROJ_W, q->hidden_zp,
+                                 tff_input(ctx, node, TFF_LSTM_PROJ_B));
+    TF_LITE_ENSURE_MSG(ctx, q->proj_bias, "%s: out of memory", op);
+  }
+  const float cc = d->cell_clip / c->params.scale, pc = d->proj_clip / out->params.scale;
+  q->cell_clip = d->cell_clip > 0 ? (int16_t)(cc < -32768.0f ? -32768.0f
+                                              : (cc > 32767.0f ? 32767.0f : cc)) : 0;
+  q->proj_clip = d->proj_clip > 0 ? (int8_t)(pc < -128.0f ? -128.0f : (pc > 127.0f ? 127.0f : pc))
+                                  : 0;
+  return kTfLiteOk;
+}
+
 /* Checks the node (d->batch, time, n_input, time_major, act, clips and hq
  * set by the op) and sets n_cell, n_output and the variant flags; hybrid
  * with asymmetric inputs, the row sums. */
 static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node,
                                             const char* op, tff_lstm* d) {
   const TfLiteTensor* in = tff_input(ctx, node, TFF_LSTM_INPUT);
-  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32, "%s: input type %s is not supported, only "
-                     "float32 (with float32 or int8 weights)", op, TfLiteTypeGetName(in->type));
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 || in->type == kTfLiteInt8,
+                     "%s: input type %s is not supported (float32, int8)", op,
+                     TfLiteTypeGetName(in->type));
+  d->integer = in->type == kTfLiteInt8;
   TF_LITE_ENSURE_MSG(ctx, d->cell_clip >= 0.0f && d->proj_clip >= 0.0f,
                      "%s: cell_clip %g and proj_clip %g must be >= 0", op, d->cell_clip,
                      d->proj_clip);
@@ -114,8 +210,14 @@ static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node
                      "must be 2-D (diagonal recurrent weights are not supported)", op);
   d->n_cell = tff_dim(wo, 0);
   d->n_output = tff_dim(ro, 1);
-  d->hybrid = wo->type == kTfLiteInt8;
-  const TfLiteType wt = d->hybrid ? kTfLiteInt8 : kTfLiteFloat32;
+  d->row_t = d->time_major ? (size_t)d->batch : 1;
+  d->row_b = d->time_major ? 1 : (size_t)d->time;
+  d->hybrid = !d->integer && wo->type == kTfLiteInt8;
+  /* Types of the weights, biases, peepholes and layer norm of each kind. */
+  const TfLiteType wt = d->hybrid || d->integer ? kTfLiteInt8 : kTfLiteFloat32;
+  const TfLiteType bt = d->integer ? kTfLiteInt32 : kTfLiteFloat32;
+  const TfLiteType pt = d->integer ? kTfLiteInt16 : wt;
+  const TfLiteType lt = d->integer ? kTfLiteInt16 : kTfLiteFloat32;
   TF_LITE_ENSURE_MSG(ctx, d->n_cell > 0 && d->n_output > 0 && d->n_input > 0,
                      "%s: empty sizes (input %d, cell %d, output %d)", op, d->n_input, d->n_cell,
                      d->n_output);
@@ -147,21 +249,21 @@ static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node
                                           d->n_input));
     TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_R + g, name, wt, 2, nc,
                                           d->n_output));
-    TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_BIAS + g, "gate bias",
-                                          kTfLiteFloat32, 1, nc, 0));
+    TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_BIAS + g, "gate bias", bt,
+                                          1, nc, 0));
     if (d->peephole && tff_lstm_peep[g] >= 0)
-      TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, tff_lstm_peep[g], "peephole", wt, 1,
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, tff_lstm_peep[g], "peephole", pt, 1,
                                             nc, 0));
     if (d->layer_norm)
-      TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_LN + g, "layer norm",
-                                            kTfLiteFloat32, 1, nc, 0));
+      TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_LN + g, "layer norm", lt,
+                                            1, nc, 0));
   }
   if (d->projection) {
     TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_PROJ_W, "projection", wt, 2,
                                           d->n_output, d->n_cell));
     if (tff_lstm_has(ctx, node, TFF_LSTM_PROJ_B))
       TF_LITE_ENSURE_OK(ctx, tff_lstm_check(ctx, op, node, TFF_LSTM_PROJ_B, "projection bias",
-                                            kTfLiteFloat32, 1, d->n_output, 0));
+                                            bt, 1, d->n_output, 0));
   } else {
     TF_LITE_ENSURE_MSG(ctx, d->n_output == d->n_cell, "%s: without projection the output size "
                        "%d must equal the cell size %d", op, d->n_output, d->n_cell);
@@ -171,16 +273,20 @@ static inline TfLiteStatus tff_lstm_prepare(TfLiteContext* ctx, TfLiteNode* node
   const TfLiteTensor* c = tff_input(ctx, node, TFF_LSTM_C);
   TF_LITE_ENSURE_MSG(ctx, h && c && h->is_variable && c->is_variable,
                      "%s: the output state (18) and cell state (19) must be variable tensors", op);
-  TF_LITE_ENSURE_MSG(ctx, h->type == kTfLiteFloat32 && c->type == kTfLiteFloat32,
-                     "%s: the state tensors must be float32", op);
+  const TfLiteType ht = d->integer ? kTfLiteInt8 : kTfLiteFloat32;
+  const TfLiteType ct = d->integer ? kTfLiteInt16 : kTfLiteFloat32;
+  TF_LITE_ENSURE_MSG(ctx, h->type == ht && c->type == ct, "%s: output and cell state types %s "
+                     "and %s, expected %s and %s", op, TfLiteTypeGetName(h->type),
+                     TfLiteTypeGetName(c->type), TfLiteTypeGetName(ht), TfLiteTypeGetName(ct));
   TF_LITE_ENSURE_MSG(ctx, tff_num_elements(h->dims) == (size_t)d->batch * d->n_output &&
                      tff_num_elements(c->dims) == (size_t)d->batch * d->n_cell,
                      "%s: output state of %zu and cell state of %zu elements, expected %d x %d "
                      "and %d x %d", op, tff_num_elements(h->dims), tff_num_elements(c->dims),
                      d->batch, d->n_output, d->batch, d->n_cell);
   const TfLiteTensor* out = tff_output(ctx, node, 0);
-  TF_LITE_ENSURE_MSG(ctx, out && out->type == kTfLiteFloat32, "%s: the output must be float32",
-                     op);
+  TF_LITE_ENSURE_MSG(ctx, out && out->type == ht, "%s: the output must be %s", op,
+                     TfLiteTypeGetName(ht));
+  if (d->integer) return tff_lstm_prepare_int(ctx, node, op, d);
   if (!d->hybrid || d->hq != TFF_HYB_TFL_ASYM) return kTfLiteOk;
   /* Asymmetric inputs: Σw per row of every weight matrix, for the zero point. */
   for (int i = TFF_LSTM_W; i <= TFF_LSTM_PROJ_W; ++i) {
@@ -202,7 +308,9 @@ static inline TfLiteStatus tff_lstm_scratch(TfLiteContext* ctx, TfLiteNode* node
   const size_t wide = (size_t)(d->n_cell > d->n_output ? d->n_cell : d->n_output);
   const size_t floats = (size_t)d->batch * (4 * (size_t)d->n_cell + wide);
   TF_LITE_ENSURE_MSG(ctx, floats < (size_t)INT_MAX / sizeof(float), "LSTM: scratch too large");
-  TF_LITE_ENSURE_OK(ctx, tff_scratch_request(ctx, node, 0, floats * sizeof(float)));
+  /* Integer: 5 int16 blocks [batch, cell] (gates, tanh of c), one int8. */
+  const size_t bytes = d->integer ? (size_t)d->batch * d->n_cell * 11 : floats * sizeof(float);
+  TF_LITE_ENSURE_OK(ctx, tff_scratch_request(ctx, node, 0, bytes));
   if (!d->hybrid) return kTfLiteOk;
   const size_t q = (size_t)d->batch * (6 * 4 + d->n_input + d->n_output + d->n_cell);
   return tff_scratch_request(ctx, node, 1, q);
@@ -334,10 +442,7 @@ static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* nod
   float* c = tff_input(ctx, node, TFF_LSTM_C)->data.f;
   const float* in = tff_input(ctx, node, TFF_LSTM_INPUT)->data.f;
   float* out = tff_output(ctx, node, 0)->data.f;
-  /* Row (t, b) of input and output is row t·batch + b time-major, else b·time + t. */
-  const size_t row_t = d->time_major ? (size_t)nb : 1;
-  const size_t row_b = d->time_major ? 1 : (size_t)d->time;
-  tff_lstm_vec vx = {.stride = row_b * d->n_input}, vh = {.f = h, .stride = (size_t)no},
+  tff_lstm_vec vx = {.stride = d->row_b * d->n_input}, vh = {.f = h, .stride = (size_t)no},
                vm = {.f = m, .stride = (size_t)nc};
   if (d->hybrid) {
     char* s = (char*)tff_scratch(ctx, node, 1);
@@ -353,7 +458,7 @@ static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* nod
     }
   }
   for (int t = 0; t < d->time; ++t) {
-    vx.f = in + t * row_t * d->n_input;
+    vx.f = in + t * d->row_t * d->n_input;
     if (d->hybrid) {
       tff_lstm_quantize(d, &vx, d->n_input);
       tff_lstm_quantize(d, &vh, no);
@@ -377,14 +482,93 @@ static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* nod
       memcpy(h, m, bc * sizeof(float));
     }
     for (int b = 0; b < nb; ++b)
-      memcpy(out + (t * row_t + b * row_b) * no, h + (size_t)b * no, (size_t)no * sizeof(float));
+      memcpy(out + (t * d->row_t + b * d->row_b) * no, h + (size_t)b * no,
+             (size_t)no * sizeof(float));
+  }
+}
+
+/* One integer gate for every batch row (TFLite's CalculateLstmGateInteger8x8_16):
+ * W·x and R·h requantized to Q3.12 and added with saturation, the peephole
+ * likewise, then sigmoid (tanh for the cell gate). */
+static inline void tff_lstm_gate_int(TfLiteContext* ctx, const TfLiteNode* node,
+                                     const tff_lstm* d, int g, const int8_t* x, size_t xs,
+                                     const int8_t* h, const int16_t* c, int16_t* gate) {
+  const tff_lstm_int* q = &d->q;
+  const int nc = d->n_cell, nb = d->batch;
+  memset(gate, 0, (size_t)nb * nc * sizeof(int16_t));
+  tff_lstm_mv_int(tff_input(ctx, node, TFF_LSTM_W + g)->data.int8, q->in_bias[g], q->in[g], nb,
+                  nc, d->n_input, x, xs, 0, INT16_MIN, INT16_MAX, gate, NULL);
+  tff_lstm_mv_int(tff_input(ctx, node, TFF_LSTM_R + g)->data.int8, q->rec_bias[g], q->rec[g], nb,
+                  nc, d->n_output, h, (size_t)d->n_output, 0, INT16_MIN, INT16_MAX, gate, NULL);
+  const size_t n = (size_t)nb * nc;
+  if (d->peephole && tff_lstm_peep[g] >= 0) {
+    const int16_t* p = tff_input(ctx, node, tff_lstm_peep[g])->data.i16;
+    for (size_t i = 0; i < n; ++i)
+      gate[i] = (int16_t)tff_clamp32(tff_mbqm(p[i % nc] * c[i], q->peep[g].a, q->peep[g].b) +
+                                     gate[i], INT16_MIN, INT16_MAX);
+  }
+  for (size_t i = 0; i < n; ++i)
+    gate[i] = g == TFF_G_C ? tff_fp16_tanh(gate[i], 3) : tff_fp16_logistic(gate[i], 3);
+}
+
+/* Integer8x8_16: every time step. */
+static inline void tff_lstm_eval_int(TfLiteContext* ctx, const TfLiteNode* node,
+                                     const tff_lstm* d) {
+  const int nb = d->batch, nc = d->n_cell, no = d->n_output;
+  const size_t bc = (size_t)nb * nc;
+  const tff_lstm_int* q = &d->q;
+  int16_t* gi = (int16_t*)tff_scratch(ctx, node, 0);
+  int16_t *gf = gi + bc, *gc = gf + bc, *go = gc + bc, *th = go + bc;
+  int8_t* hid = (int8_t*)(th + bc);
+  int8_t* h = tff_input(ctx, node, TFF_LSTM_H)->data.int8;
+  int16_t* c = tff_input(ctx, node, TFF_LSTM_C)->data.i16;
+  const int8_t* in = tff_input(ctx, node, TFF_LSTM_INPUT)->data.int8;
+  int8_t* out = tff_output(ctx, node, 0)->data.int8;
+  for (int t = 0; t < d->time; ++t) {
+    const int8_t* x = in + t * d->row_t * d->n_input;
+    const size_t xs = d->row_b * d->n_input;
+    if (!d->cifg) tff_lstm_gate_int(ctx, node, d, TFF_G_I, x, xs, h, c, gi);
+    tff_lstm_gate_int(ctx, node, d, TFF_G_F, x, xs, h, c, gf);
+    tff_lstm_gate_int(ctx, node, d, TFF_G_C, x, xs, h, c, gc);
+    /* c = f·c/2^15 + i·g/2^(30 + k), saturated; CIFG: i = 1 − f. */
+    for (size_t i = 0; i < bc; ++i) {
+      const int16_t fc = (int16_t)tff_rdbpot(gf[i] * c[i], 15);
+      const int32_t ig = d->cifg ? INT16_MAX - gf[i] : gi[i];
+      const int16_t s = (int16_t)tff_rdbpot(ig * gc[i], 30 + q->cell_shift);
+      int32_t v = tff_clamp32(fc + s, INT16_MIN, INT16_MAX);
+      if (q->cell_clip > 0) v = tff_clamp32(v, -q->cell_clip, q->cell_clip);
+      c[i] = (int16_t)v;
+    }
+    tff_lstm_gate_int(ctx, node, d, TFF_G_O, x, xs, h, c, go);
+    for (size_t i = 0; i < bc; ++i) th[i] = tff_fp16_tanh(c[i], 15 + q->cell_shift);
+    /* hidden = o·tanh(c) at the hidden scale; with projection its zero point
+     * is subtracted (and folded into the projection bias). */
+    const int32_t hz = d->projection ? -q->hidden_zp : q->hidden_zp;
+    int8_t* dst = d->projection ? hid : h;
+    for (size_t i = 0; i < bc; ++i)
+      dst[i] = (int8_t)tff_clamp32(tff_mbqm(go[i] * th[i], q->hidden.a, q->hidden.b) + hz, -128,
+                                   127);
+    if (d->projection) {
+      memset(h, 0, (size_t)nb * no);
+      tff_lstm_mv_int(tff_input(ctx, node, TFF_LSTM_PROJ_W)->data.int8, q->proj_bias, q->proj,
+                      nb, no, nc, hid, (size_t)nc, q->h_zp, -128, 127, NULL, h);
+      if (q->proj_clip > 0)
+        for (size_t i = 0; i < (size_t)nb * no; ++i)
+          h[i] = (int8_t)tff_clamp32(h[i], -q->proj_clip, q->proj_clip);
+    }
+    for (int b = 0; b < nb; ++b)
+      memcpy(out + (t * d->row_t + b * d->row_b) * no, h + (size_t)b * no, (size_t)no);
   }
 }
 
 /* The invoke of both ops (user_data is the tff_lstm prepare filled). */
 static inline TfLiteStatus tff_lstm_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const tff_lstm* d = (const tff_lstm*)node->user_data;
-  if (d->batch > 0 && d->time > 0) tff_lstm_eval_float(ctx, node, d);
+  if (d->batch <= 0 || d->time <= 0) return kTfLiteOk;
+  if (d->integer)
+    tff_lstm_eval_int(ctx, node, d);
+  else
+    tff_lstm_eval_float(ctx, node, d);
   return kTfLiteOk;
 }
 
