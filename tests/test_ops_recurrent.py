@@ -365,3 +365,49 @@ def test_svdf_malformed(kind, mode, bad):
     ours, _ = oracle.check_rejected(model, mode)
     if oracle.ours_module() is not oracle.oracle_module():
         assert text in ours and "SVDF" in ours
+
+
+# ---------------------------------------------------------------- unsupported variants
+
+
+def _int8_layer_norm(m):
+    """Adds int16 layer-norm coefficients (inputs 20-23) to an int8 LSTM."""
+    sg = m.subgraphs[0]
+    op = sg.operators[0]
+    nc = sg.tensors[op.inputs[4]].shape[0]
+    ins = list(op.inputs)
+    for k in range(20, 24):
+        if k == 20 and ins[1] < 0:
+            continue
+        buf = S.BufferT()
+        buf.data = list(np.full(nc, 1000, np.int16).tobytes())
+        m.buffers.append(buf)
+        t = S.TensorT()
+        t.name, t.shape, t.type, t.buffer = f"ln{k}", [nc], S.TensorType.INT16, len(m.buffers) - 1
+        t.quantization = S.QuantizationParametersT()
+        t.quantization.scale, t.quantization.zeroPoint = [1e-3], [0]
+        sg.tensors.append(t)
+        ins[k] = len(sg.tensors) - 1
+    op.inputs = ins
+
+
+@tff_only
+@pytest.mark.parametrize("op", ["LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"])
+def test_lstm_unsupported_is_explicit(op):
+    """Variants tflite_fast does not implement fail at allocate_tensors() naming the reason."""
+    c = dict(BASE)
+    model, _ = lstm_int8_model(op, c)
+    cases = [(tamper(model, _int8_layer_norm), "layer normalization is not supported")]
+    if op == "LSTM":
+        def basic(m):
+            m.subgraphs[0].operators[0].builtinOptions.kernelType = 1
+        cases.append((tamper(lstm_model(op, c)[0], basic), "basic kernel"))
+    else:
+        def diagonal(m):
+            m.subgraphs[0].operators[0].builtinOptions.diagonalRecurrentTensors = True
+        cases.append((tamper(lstm_model(op, c)[0], diagonal), "diagonal recurrent"))
+    for bad, text in cases:
+        it = oracle.make_interpreter(oracle.ours_module(), bad, "default")
+        with pytest.raises(RuntimeError, match=op) as e:
+            it.allocate_tensors()
+        assert text in str(e.value)
