@@ -123,13 +123,16 @@ def lstm_model(op, c, hybrid=False, asym=False):
 
 def lstm_int8_model(op, c):
     """An int8 LSTM as the converter quantizes it (TFLite's 8x8_16 kernel): int8 input,
-    weights and output state, int32 biases, int16 peepholes and cell state (scale 2^-11),
-    and the 5 intermediates (the gates' Q3.12, unused without layer norm, and the hidden
-    state's int8 scale and zero point)."""
+    weights and output state, int32 biases, int16 peepholes, layer-norm coefficients and cell
+    state (scale 2^-11), and the 5 intermediates (the gates' scales, used with layer norm,
+    and the hidden state's int8 scale and zero point)."""
     rng = np.random.default_rng(c["seed"])
     nb, ni, nc = c["batch"], c["n_input"], c["n_cell"]
     no = c["n_proj"] or nc
     peephole = c["peephole"] and not c["n_proj"]
+    layer_norm = c["layer_norm"] and not c["legacy"]
+    s_gate = 2.0 ** -10 if layer_norm else 2.0 ** -12
+    s_ln = 1e-3
     s_x, z_x = 0.05, int(rng.integers(-10, 11))
     s_h, z_h = 1 / 128, int(rng.integers(-5, 6))
     s_hid = 1 / 128
@@ -155,7 +158,10 @@ def lstm_int8_model(op, c):
     ins += [r[g][0] if g in r else -1 for g in "ifco"]
     ins += [qconst(f"p_{g}", [nc], 4, np.int16)[0] if peephole and g in used else -1
             for g in "ifo"]
-    ins += [bias(f"b_{g}", nc, s_x * w[g][1]) if g in w else -1 for g in "ifco"]
+    # With layer norm the bias is added to the normalized gate (2^10 finer than the
+    # coefficients' scale).
+    ins += [-1 if g not in w else bias(f"b_{g}", nc, s_ln / 1024 if layer_norm else s_x * w[g][1])
+            for g in "ifco"]
     if c["n_proj"]:
         pw, sp = qconst("proj", [no, nc], nc)
         ins += [pw, bias("proj_b", no, s_hid * sp) if c["proj_bias"] else -1]
@@ -163,8 +169,11 @@ def lstm_int8_model(op, c):
         ins += [-1, -1]
     ins += [b.tensor("h", [nb, no], np.int8, scale=s_h, zero_point=z_h, is_variable=True),
             b.tensor("c", [nb, nc], np.int16, scale=2.0 ** -11, zero_point=0, is_variable=True)]
-    ins += [-1] * 4
-    inter = [b.tensor(f"inter_{g}", [nb, nc], np.int16, scale=2.0 ** -12, zero_point=0)
+    if not c["legacy"]:
+        ins += [-1 if not (layer_norm and g in w) else b.const(
+            f"ln_{g}", rng.integers(500, 1500, nc).astype(np.int16), scale=s_ln, zero_point=0)
+            for g in "ifco"]
+    inter = [b.tensor(f"inter_{g}", [nb, nc], np.int16, scale=s_gate, zero_point=0)
              for g in "ifco"]
     inter.append(b.tensor("hidden", [nb, nc], np.int8, scale=s_hid, zero_point=z_hid))
     y = b.tensor("y", out_shape, np.int8, scale=s_h, zero_point=z_h)
@@ -370,34 +379,22 @@ def test_svdf_malformed(kind, mode, bad):
 # ---------------------------------------------------------------- unsupported variants
 
 
-def _int8_layer_norm(m):
-    """Adds int16 layer-norm coefficients (inputs 20-23) to an int8 LSTM."""
+def _int8_8x8_8(m):
+    """Gives an int8 LSTM the 12 intermediates of TFLite's 8x8_8 kernel."""
     sg = m.subgraphs[0]
     op = sg.operators[0]
-    nc = sg.tensors[op.inputs[4]].shape[0]
-    ins = list(op.inputs)
-    for k in range(20, 24):
-        if k == 20 and ins[1] < 0:
-            continue
-        buf = S.BufferT()
-        buf.data = list(np.full(nc, 1000, np.int16).tobytes())
-        m.buffers.append(buf)
-        t = S.TensorT()
-        t.name, t.shape, t.type, t.buffer = f"ln{k}", [nc], S.TensorType.INT16, len(m.buffers) - 1
-        t.quantization = S.QuantizationParametersT()
-        t.quantization.scale, t.quantization.zeroPoint = [1e-3], [0]
-        sg.tensors.append(t)
-        ins[k] = len(sg.tensors) - 1
-    op.inputs = ins
+    op.intermediates = list(op.intermediates) + [op.intermediates[0]] * 7
 
 
 @tff_only
 @pytest.mark.parametrize("op", ["LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"])
 def test_lstm_unsupported_is_explicit(op):
-    """Variants tflite_fast does not implement fail at allocate_tensors() naming the reason."""
+    """Variants tflite_fast does not implement fail at allocate_tensors() naming the reason:
+    the 8x8_8 integer kernel (12 intermediates), the basic 5-input LSTM kernel, diagonal
+    recurrent weights."""
     c = dict(BASE)
     model, _ = lstm_int8_model(op, c)
-    cases = [(tamper(model, _int8_layer_norm), "layer normalization is not supported")]
+    cases = [(tamper(model, _int8_8x8_8), "8x8_8 variant")]
     if op == "LSTM":
         def basic(m):
             m.subgraphs[0].operators[0].builtinOptions.kernelType = 1

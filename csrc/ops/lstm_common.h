@@ -121,8 +121,6 @@ static inline int32_t* tff_lstm_fold(TfLiteContext* ctx, const TfLiteNode* node,
 static inline TfLiteStatus tff_lstm_prepare_int(TfLiteContext* ctx, TfLiteNode* node,
                                                 const char* op, tff_lstm* d) {
   tff_lstm_int* q = &d->q;
-  TF_LITE_ENSURE_MSG(ctx, !d->layer_norm, "%s: integer LSTM with layer normalization is not "
-                     "supported", op);
   TF_LITE_ENSURE_MSG(ctx, !d->peephole || d->n_output == d->n_cell, "%s: integer peepholes with "
                      "output size %d != cell size %d are not supported", op, d->n_output,
                      d->n_cell);
@@ -149,10 +147,22 @@ static inline TfLiteStatus tff_lstm_prepare_int(TfLiteContext* ctx, TfLiteNode* 
   TF_LITE_ENSURE_MSG(ctx, fabsf(l2 - roundf(l2)) < 1e-3f && q->cell_shift <= -9 &&
                      q->cell_shift >= -15, "%s: cell state scale %g must be 2^k with -15 <= k "
                      "<= -9", op, c->params.scale);
-  const float inter = 1.0f / 4096.0f; /* Q3.12 gates without layer norm */
   const int32_t zx = in->params.zero_point, zh = h->params.zero_point;
   for (int g = 0; g < TFF_NUM_GATES; ++g) {
     if (g == TFF_G_I && d->cifg) continue;
+    /* The gate's scale: intermediate g with layer norm, else Q3.12. */
+    float inter = 1.0f / 4096.0f;
+    if (d->layer_norm) {
+      const TfLiteAffineQuantization* iq =
+          im->data[g] >= 0 ? tff_affine(&ctx->tensors[im->data[g]]) : NULL;
+      TF_LITE_ENSURE_MSG(ctx, iq && iq->scale && iq->scale->size >= 1 && iq->scale->data[0] > 0,
+                         "%s: intermediate %d needs a positive scale with layer norm", op, g);
+      inter = iq->scale->data[0];
+      const float sl = tff_input(ctx, node, TFF_LSTM_LN + g)->params.scale;
+      q->ln[g] = tff_qmul_of((double)sl);
+      const float guard = 10000 * sl;
+      q->variance_guard[g] = guard > 1.0f ? (int32_t)guard : 1;
+    }
     const float sw = tff_input(ctx, node, TFF_LSTM_W + g)->params.scale;
     const float sr = tff_input(ctx, node, TFF_LSTM_R + g)->params.scale;
     q->in[g] = tff_qmul_of((double)(float)(sw * s_x / inter));
@@ -161,8 +171,9 @@ static inline TfLiteStatus tff_lstm_prepare_int(TfLiteContext* ctx, TfLiteNode* 
       const float sp = tff_input(ctx, node, tff_lstm_peep[g])->params.scale;
       q->peep[g] = tff_qmul_of((double)(float)(pow(2.0, q->cell_shift) * sp / inter));
     }
+    /* With layer norm the gate bias is added after it. */
     q->in_bias[g] = tff_lstm_fold(ctx, node, TFF_LSTM_W + g, -zx,
-                                  tff_input(ctx, node, TFF_LSTM_BIAS + g));
+                                  d->layer_norm ? NULL : tff_input(ctx, node, TFF_LSTM_BIAS + g));
     q->rec_bias[g] = tff_lstm_fold(ctx, node, TFF_LSTM_R + g, -zh, NULL);
     TF_LITE_ENSURE_MSG(ctx, q->in_bias[g] && q->rec_bias[g], "%s: out of memory", op);
   }
@@ -488,8 +499,9 @@ static inline void tff_lstm_eval_float(TfLiteContext* ctx, const TfLiteNode* nod
 }
 
 /* One integer gate for every batch row (TFLite's CalculateLstmGateInteger8x8_16):
- * W·x and R·h requantized to Q3.12 and added with saturation, the peephole
- * likewise, then sigmoid (tanh for the cell gate). */
+ * W·x and R·h requantized to the gate's scale and added with saturation, the
+ * peephole likewise, layer norm to Q3.12, then sigmoid (tanh for the cell
+ * gate). */
 static inline void tff_lstm_gate_int(TfLiteContext* ctx, const TfLiteNode* node,
                                      const tff_lstm* d, int g, const int8_t* x, size_t xs,
                                      const int8_t* h, const int16_t* c, int16_t* gate) {
@@ -507,6 +519,10 @@ static inline void tff_lstm_gate_int(TfLiteContext* ctx, const TfLiteNode* node,
       gate[i] = (int16_t)tff_clamp32(tff_mbqm(p[i % nc] * c[i], q->peep[g].a, q->peep[g].b) +
                                      gate[i], INT16_MIN, INT16_MAX);
   }
+  if (d->layer_norm)
+    tff_lstm_layer_norm(gate, tff_input(ctx, node, TFF_LSTM_LN + g)->data.i16,
+                        tff_input(ctx, node, TFF_LSTM_BIAS + g)->data.i32, q->ln[g],
+                        q->variance_guard[g], nb, nc);
   for (size_t i = 0; i < n; ++i)
     gate[i] = g == TFF_G_C ? tff_fp16_tanh(gate[i], 3) : tff_fp16_logistic(gate[i], 3);
 }

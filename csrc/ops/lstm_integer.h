@@ -8,6 +8,7 @@
 #ifndef TFLITE_FAST_OPS_LSTM_INTEGER_H_
 #define TFLITE_FAST_OPS_LSTM_INTEGER_H_
 
+#include "inv_sqrt.h"
 #include "kernel_util.h"
 
 typedef struct {
@@ -17,6 +18,8 @@ typedef struct {
 
 typedef struct {
   tff_qmul in[4], rec[4], peep[4], hidden, proj;
+  tff_qmul ln[4];            /* layer norm: the coefficients' scale */
+  int32_t variance_guard[4]; /* layer norm: the variance used when it rounds below 1 */
   int32_t* in_bias[4];  /* bias − z_x·Σw per row (no bias with layer norm) */
   int32_t* rec_bias[4]; /* −z_h·Σw */
   int32_t* proj_bias;   /* bias + z_hidden·Σw */
@@ -127,6 +130,34 @@ static inline void tff_lstm_mv_int(const int8_t* w, const int32_t* bias, tff_qmu
       if (out16) out16[o] = (int16_t)v;
       else out8[o] = (int8_t)v;
     }
+}
+
+/* TFLite's integer ApplyLayerNorm of each row of n: mean and variance with 10
+ * extra bits, 1/stddev by gemmlowp's inverse sqrt, then ·w + bias rescaled to
+ * Q3.12. The int32 products wrap as TFLite's do. */
+static inline void tff_lstm_layer_norm(int16_t* v, const int16_t* w, const int32_t* bias,
+                                       tff_qmul m, int32_t guard, int batch, int n) {
+  for (int b = 0; b < batch; ++b, v += n) {
+    int64_t sum = 0, sum_sq = 0;
+    for (int j = 0; j < n; ++j) {
+      sum += v[j];
+      sum_sq += (int32_t)v[j] * v[j];
+    }
+    const int32_t mean = (int32_t)(sum * 1024 / n);
+    const int64_t var = sum_sq * ((1 << 20) / n) - (int64_t)mean * mean;
+    int32_t var2 = (int32_t)(var / (1 << 20));
+    if (var2 < 1) var2 = guard;
+    int32_t inv_a;
+    int inv_b;
+    tff_inv_sqrt(var2, &inv_a, &inv_b);
+    for (int j = 0; j < n; ++j) {
+      const int32_t shifted = (int32_t)((uint32_t)(1024 * (int32_t)v[j]) - (uint32_t)mean);
+      const int32_t r = tff_mbqm(shifted, inv_a, inv_b);
+      const int64_t v3 = (int32_t)((uint32_t)r * (uint32_t)(int32_t)w[j] + (uint32_t)bias[j]);
+      const int32_t v4 = (int32_t)((v3 > 0 ? v3 + 512 : v3 - 512) / 1024);
+      v[j] = (int16_t)tff_clamp32(tff_mbqm(v4, m.a, m.b + 12), INT16_MIN, INT16_MAX);
+    }
+  }
 }
 
 #endif /* TFLITE_FAST_OPS_LSTM_INTEGER_H_ */
