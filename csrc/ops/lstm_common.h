@@ -1,6 +1,6 @@
 /* The full LSTM kernel shared by LSTM (one step, input [batch, input]) and
  * UNIDIRECTIONAL_SEQUENCE_LSTM (input [time, batch, input] or [batch, time,
- * input]): TFLite's lstm_eval, float32. Inputs (TFLite's layout; 20 in the
+ * input]): TFLite's lstm_eval, one kernel for both numerics modes. Inputs (TFLite's layout; 20 in the
  * old layout without layer norm, 24 with it):
  *   0 input, 1-4 input-to-{input,forget,cell,output} weights [cell, input],
  *   5-8 recurrent-to-{i,f,c,o} weights [cell, output], 9-11 peephole
@@ -13,7 +13,19 @@
  * Per step:  gate = act(W·x + R·h + p⊙c + b)  (layer norm: act(ln⊙norm(W·x +
  * R·h + p⊙c) + b)), sigmoid for i, f, o and the fused activation for the
  * cell gate g; c = clip(f⊙c + i⊙g); m = o⊙act(c) (o's peephole sees the new
- * c); h = clip(P·m + pb) with a projection, else m; the output row is h. */
+ * c); h = clip(P·m + pb) with a projection, else m; the output row is h.
+ * Kinds:
+ *  - float32: float math; matrix products within 1e-5 of TFLite's (another
+ *    summation order), sigmoid and tanh Eigen's (eigen_math.h).
+ *  - hybrid (float input and states, int8 weights with one scale): x, h and
+ *    m quantized per row as TFLite's tensor_utils (symmetric, or asymmetric
+ *    with asymmetric_quantize_inputs), int8 dot products scaled back to
+ *    float. Bit-exact: a 1-ulp float difference would flip a quantized code,
+ *    so the float steps follow TFLite's order and Eigen's functions.
+ *  - int8 (8x8_16, int16 cell state): lstm_integer.h.
+ * Not supported (prepare fails): diagonal recurrent weights, the integer
+ * 8x8_8 kernel (12 intermediates), integer peepholes with a projection to
+ * another size, sparse weights. */
 #ifndef TFLITE_FAST_OPS_LSTM_COMMON_H_
 #define TFLITE_FAST_OPS_LSTM_COMMON_H_
 
@@ -73,7 +85,7 @@ static inline void tff_lstm_free(TfLiteContext* ctx, void* data) {
 }
 
 /* A present input must have rank `rank`, dims d0 (and d1) and type `type`;
- * int8/int16 weights are constant with one scale. */
+ * int8/int16 weights are constant with one scale, int32 biases constant. */
 static inline TfLiteStatus tff_lstm_check(TfLiteContext* ctx, const char* op,
                                           const TfLiteNode* node, int i, const char* what,
                                           TfLiteType type, int rank, int d0, int d1) {
@@ -84,6 +96,12 @@ static inline TfLiteStatus tff_lstm_check(TfLiteContext* ctx, const char* op,
   TF_LITE_ENSURE_MSG(ctx, ok, "%s: input %d (%s) must have shape [%d, %d]", op, i, what, d0, d1);
   TF_LITE_ENSURE_MSG(ctx, t->type == type, "%s: input %d (%s) has type %s, expected %s", op, i,
                      what, TfLiteTypeGetName(t->type), TfLiteTypeGetName(type));
+  TF_LITE_ENSURE_MSG(ctx, t->sparsity == NULL, "%s: input %d (%s) is sparse, which is not "
+                     "supported", op, i, what);
+  /* Integer biases are folded into effective biases at prepare. */
+  if (type == kTfLiteInt32)
+    TF_LITE_ENSURE_MSG(ctx, tff_is_constant(t) && t->data.data, "%s: input %d (%s) must be a "
+                       "constant tensor", op, i, what);
   if (type != kTfLiteInt8 && type != kTfLiteInt16) return kTfLiteOk;
   const TfLiteAffineQuantization* q = tff_affine(t);
   TF_LITE_ENSURE_MSG(ctx, tff_is_constant(t) && t->data.data, "%s: input %d (%s) must be a "

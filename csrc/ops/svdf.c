@@ -53,6 +53,8 @@ static TfLiteStatus check(TfLiteContext* ctx, const TfLiteTensor* t, int i, TfLi
                      TfLiteTypeGetName(t->type), TfLiteTypeGetName(type));
   TF_LITE_ENSURE_MSG(ctx, tff_rank(t) == rank, OP ": input %d has rank %d, expected %d", i,
                      tff_rank(t), rank);
+  TF_LITE_ENSURE_MSG(ctx, t->sparsity == NULL, OP ": input %d is sparse, which is not supported",
+                     i);
   TF_LITE_ENSURE_MSG(ctx, tff_dim(t, 0) == d0 && (rank == 1 || d1 < 0 || tff_dim(t, 1) == d1),
                      OP ": input %d has dims [%d%s], expected [%d, %d]", i, tff_dim(t, 0),
                      rank == 2 ? ", ..." : "", d0, d1);
