@@ -26,6 +26,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "eigen_math.h"
 #include "kernel_util.h"
 #include "ops.h"
 #include "unary_common.h"
@@ -33,12 +34,6 @@
 /* √(2/π), rounded once to float as TFLite's constexpr float. */
 #define SQRT_2_OVER_PI ((float)(1.12837916709551257390 * 0.70710678118654752440))
 #define MINUS_SQRT_HALF ((float)-0.70710678118654752440)
-
-static float bits_f32(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
 
 /* cvttps2dq: truncation, INT32_MIN for NaN and out-of-range values. */
 static inline int32_t cvtt(float f) {
@@ -118,14 +113,14 @@ static void pexp_packet(const float v[4], float out[4]) {
   float y[4], m[4];
   int slow = 0;
   for (int l = 0; l < 4; ++l) {
-    const float x = min_sse(bits_f32(0x42b1722du), v[l]); /* 88.723 */
-    m[l] = floorf(x * bits_f32(0x3fb8aa3bu) + 0.5f);      /* log2(e) */
+    const float x = min_sse(tff_bits_f32(0x42b1722du), v[l]); /* 88.723 */
+    m[l] = floorf(x * tff_bits_f32(0x3fb8aa3bu) + 0.5f);      /* log2(e) */
     float r = m[l] * -0.693359375f + x;
-    r = m[l] * bits_f32(0x395e8083u) + r; /* 2.12194440e-4 */
+    r = m[l] * tff_bits_f32(0x395e8083u) + r; /* 2.12194440e-4 */
     const float r2 = r * r;
-    float pe = r2 * bits_f32(0x3ab42872u) + bits_f32(0x3d2aadccu); /* p6, p4 */
-    const float po = r2 * bits_f32(0x3c091de6u) + bits_f32(0x3e2aaa47u); /* p5, p3 */
-    pe = r2 * pe + bits_f32(0x3efffffcu);                               /* p2 */
+    float pe = r2 * tff_bits_f32(0x3ab42872u) + tff_bits_f32(0x3d2aadccu); /* p6, p4 */
+    const float po = r2 * tff_bits_f32(0x3c091de6u) + tff_bits_f32(0x3e2aaa47u); /* p5, p3 */
+    pe = r2 * pe + tff_bits_f32(0x3efffffcu);                               /* p2 */
     y[l] = r2 * (r * po + pe) + (r + 1.0f);
     slow |= fabsf(x) > 87.0f;
   }
@@ -133,12 +128,12 @@ static void pexp_packet(const float v[4], float out[4]) {
     float o;
     if (!slow) {
       const float eb = min_sse(255.0f, max_sse(0.0f, m[l] + 127.0f));
-      o = y[l] * bits_f32((uint32_t)cvtt(eb) << 23);
+      o = y[l] * tff_bits_f32((uint32_t)cvtt(eb) << 23);
     } else {
       const int32_t e = cvtt(min_sse(278.0f, max_sse(-278.0f, m[l])));
       const int32_t b = e >> 2;
-      const float c = bits_f32((uint32_t)(b + 127) << 23);
-      o = y[l] * c * c * c * bits_f32((uint32_t)(e - 3 * b + 127) << 23);
+      const float c = tff_bits_f32((uint32_t)(b + 127) << 23);
+      o = y[l] * c * c * c * tff_bits_f32((uint32_t)(e - 3 * b + 127) << 23);
     }
     o = max_sse(v[l], o);
     if (slow && !(v[l] >= -104.0f)) o = 0.0f;
@@ -181,21 +176,6 @@ static void erfc_eigen_packet(const float v[4], float out[4]) {
     out[l] = x2[l] > 1.0f ? erfc_large(x[l], x2[l], e[l]) : erfc_small(x[l], x2[l]);
 }
 
-/* Eigen's generic_fast_tanh_float: x clamped to ±7.90738964, then
- * (x + x³·P(x²)) / Q(x²); coefficients highest degree first, as bits. */
-static inline float tanh_eigen(float v) {
-  static const uint32_t kP[4] = {0x326f951eu, 0x37b063dcu, 0x3b66bc7fu, 0x3e093cf6u};
-  static const uint32_t kQ[5] = {0x35572c00u, 0x39ae6d96u, 0x3cd4c460u, 0x3eef4922u, 0x3f800000u};
-  const float c = bits_f32(0x40fd0956u);
-  const float x = max_sse(-c, min_sse(c, v));
-  const float x2 = x * x, x3 = x * x2;
-  float p = bits_f32(kP[0]) * x2 + bits_f32(kP[1]);
-  for (int i = 2; i < 4; ++i) p = p * x2 + bits_f32(kP[i]);
-  float q = bits_f32(kQ[0]) * x2 + bits_f32(kQ[1]);
-  for (int i = 2; i < 5; ++i) q = q * x2 + bits_f32(kQ[i]);
-  return (p * x3 + x) / q;
-}
-
 static void gelu_ref_exact(const float* in, float* out, size_t n) {
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -210,7 +190,7 @@ static void gelu_ref_exact(const float* in, float* out, size_t n) {
 static void gelu_ref_tanh(const float* in, float* out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const float x = in[i];
-    const float t = tanh_eigen(((x * x * x) * 0.044715f + x) * SQRT_2_OVER_PI);
+    const float t = tff_eigen_tanh(((x * x * x) * 0.044715f + x) * SQRT_2_OVER_PI);
     out[i] = (t + 1.0f) * (0.5f * x);
   }
 }
