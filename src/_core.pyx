@@ -463,6 +463,15 @@ cdef class Interpreter:
         finally:
             PyBuffer_Release(&view)
 
+    def _node_supported(self, int index, int subgraph=0):
+        """Whether node `index` resolved to a kernel (a builtin tflite_fast
+        implements, a registered custom op, or a delegate kernel)."""
+        cdef TfLiteNode* node
+        cdef TfLiteRegistration* reg
+        if tff_subgraph_node(self.it, self._sg(subgraph), index, &node, &reg) != kTfLiteOk:
+            raise ValueError("Invalid node index %d" % index)
+        return reg.invoke != NULL
+
     # ---- custom ops (InterpreterWithCustomOps) ----
     def _register_custom_c(self, name, size_t registration):
         """Resolves custom op `name` (None: the registration's custom_name) to

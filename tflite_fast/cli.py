@@ -491,40 +491,23 @@ def _support(core, nsub):
     not implemented), "prepare failed" (implemented, but refuses this node's
     types or parameters; error says why) or "?" (unknown).
 
-    Each subgraph is allocated; its first failure names a node. Whether the
-    other nodes' ops are implemented comes from core.node_supported(node,
-    subgraph) when the core has it; otherwise it is inferred: nodes before the
-    failure prepared, and a later node shares the verdict of an earlier node
-    with the same op."""
-    has_query = hasattr(core, "node_supported")
+    Whether each op is implemented comes from the core (the node resolved to
+    a kernel); each subgraph is then allocated, and its first failure names
+    the node whose prepare refused it."""
     out = []
     for s in range(nsub):
         n = core._num_nodes(s)
-        codes = [core._node(i, s)[3] for i in range(n)]
-        status = [("yes" if core.node_supported(i, s) else "no", "") if has_query else ("?", "")
-                  for i in range(n)]
+        status = [("yes" if core._node_supported(i, s) else "no", "") for i in range(n)]
         try:
             core._allocate(s)
             failed, msg = None, ""
         except (RuntimeError, ValueError, MemoryError) as e:
             msg = str(e)
             failed = _failed_node(msg)
-        if failed is None or not 0 <= failed < n:
-            if not has_query and not msg:
-                status = [("yes", "")] * n
-            out.append(status)
-            continue
-        reason = msg[:msg.rfind(_NODE_FAILED)].strip()
-        unresolved = "Didn't find op" in msg or "unresolved custom op" in msg
-        status[failed] = ("no", reason) if unresolved else ("prepare failed", reason)
-        if not has_query:
-            for i in range(failed):
-                status[i] = ("yes", "")
-            verdict = {codes[i]: "yes" for i in range(failed)}
-            verdict[codes[failed]] = "no" if unresolved else "yes"  # a prepare ran: the op exists
-            for i in range(failed + 1, n):
-                if codes[i] in verdict:
-                    status[i] = (verdict[codes[i]], "")
+        if failed is not None and 0 <= failed < n:
+            reason = msg[:msg.rfind(_NODE_FAILED)].strip()
+            unresolved = "Didn't find op" in msg or "unresolved custom op" in msg
+            status[failed] = ("no", reason) if unresolved else ("prepare failed", reason)
         out.append(status)
     return out
 

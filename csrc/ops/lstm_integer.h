@@ -8,7 +8,7 @@
 #ifndef TFLITE_FAST_OPS_LSTM_INTEGER_H_
 #define TFLITE_FAST_OPS_LSTM_INTEGER_H_
 
-#include "inv_sqrt.h"
+#include "fixedpoint.h"
 #include "kernel_util.h"
 
 typedef struct {
@@ -149,7 +149,7 @@ static inline void tff_lstm_layer_norm(int16_t* v, const int16_t* w, const int32
     if (var2 < 1) var2 = guard;
     int32_t inv_a;
     int inv_b;
-    tff_inv_sqrt(var2, &inv_a, &inv_b);
+    tff_fp_inv_sqrt(var2, &inv_a, &inv_b);
     for (int j = 0; j < n; ++j) {
       const int32_t shifted = (int32_t)((uint32_t)(1024 * (int32_t)v[j]) - (uint32_t)mean);
       const int32_t r = tff_mbqm(shifted, inv_a, inv_b);
