@@ -88,6 +88,46 @@ static void write_at(TfLiteTensor* t, size_t k, value v) {
   }
 }
 
+/* Tight loops for the pairs real models cast most (indices and masks to
+ * float, int32 <-> int64, float32 -> int32); the same results as the
+ * element-wise path. */
+typedef void (*cast_fn)(const void* src, void* dst, size_t n);
+#define CAST_LOOP(name, TI, TO, expr)                          \
+  static void name(const void* src, void* dst, size_t n) {    \
+    const TI* x = (const TI*)src;                              \
+    TO* y = (TO*)dst;                                          \
+    for (size_t i = 0; i < n; ++i) y[i] = (expr);              \
+  }
+CAST_LOOP(i32_f32, int32_t, float, (float)x[i])
+CAST_LOOP(i64_f32, int64_t, float, (float)x[i])
+CAST_LOOP(u8_f32, uint8_t, float, (float)x[i])
+CAST_LOOP(i8_f32, int8_t, float, (float)x[i])
+CAST_LOOP(b_f32, uint8_t, float, x[i] ? 1.0f : 0.0f)
+CAST_LOOP(i32_i64, int32_t, int64_t, x[i])
+CAST_LOOP(i64_i32, int64_t, int32_t, (int32_t)x[i])
+CAST_LOOP(f32_i32, float, int32_t,
+          isnan(x[i]) || x[i] >= 2147483648.0f ? INT32_MAX
+                      : (x[i] < -2147483648.0f ? INT32_MIN : (int32_t)x[i]))
+#undef CAST_LOOP
+
+static cast_fn fast_path(TfLiteType from, TfLiteType to) {
+  static const struct { TfLiteType from, to; cast_fn fn; } table[] = {
+      {kTfLiteInt32, kTfLiteFloat32, i32_f32}, {kTfLiteInt64, kTfLiteFloat32, i64_f32},
+      {kTfLiteUInt8, kTfLiteFloat32, u8_f32},  {kTfLiteInt8, kTfLiteFloat32, i8_f32},
+      {kTfLiteBool, kTfLiteFloat32, b_f32},    {kTfLiteInt32, kTfLiteInt64, i32_i64},
+      {kTfLiteInt64, kTfLiteInt32, i64_i32},   {kTfLiteFloat32, kTfLiteInt32, f32_i32}};
+  for (size_t k = 0; k < sizeof table / sizeof table[0]; ++k) {
+    if (table[k].from == from && table[k].to == to) return table[k].fn;
+  }
+  return NULL;
+}
+
+typedef struct OpData {
+  cast_fn fast;
+} OpData;
+
+TFF_ZEROED_INIT(init, OpData)
+
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor *in, *out;
   TF_LITE_ENSURE_OK(ctx, tff_unary_prepare(ctx, node, "CAST", &in, &out));
@@ -97,6 +137,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                        "CAST: %s type %s is not supported (%s)", k ? "output" : "input",
                        TfLiteTypeGetName(types[k]), CAST_NAMES);
   }
+  ((OpData*)node->user_data)->fast = fast_path(in->type, out->type);
   return kTfLiteOk;
 }
 
@@ -104,16 +145,19 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   const size_t n = tff_num_elements(in->dims);
-  if (in->type == kTfLiteComplex64 && out->type == kTfLiteComplex64) {
+  const OpData* d = (const OpData*)node->user_data;
+  if (d->fast) {
+    d->fast(in->data.raw_const, out->data.raw, n);
+  } else if (in->type == kTfLiteComplex64 && out->type == kTfLiteComplex64) {
     memcpy(out->data.raw, in->data.raw_const, n * sizeof(TfLiteComplex64));
-    return kTfLiteOk;
+  } else {
+    for (size_t k = 0; k < n; ++k) write_at(out, k, read_at(in, k));
   }
-  for (size_t k = 0; k < n; ++k) write_at(out, k, read_at(in, k));
   return kTfLiteOk;
 }
 
 const TfLiteRegistration* tff_register_CAST(void) {
-  static const TfLiteRegistration r = {.init = tff_unary_init,
+  static const TfLiteRegistration r = {.init = init,
                                        .free = tff_free_user_data,
                                        .prepare = prepare,
                                        .invoke = invoke,

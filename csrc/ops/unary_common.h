@@ -142,7 +142,6 @@ static inline TfLiteStatus tff_relu_invoke(TfLiteContext* ctx, TfLiteNode* node)
   return kTfLiteOk;
 }
 
-
 /* ---- ops that keep the type (ABS, FLOOR, EXP, LOG, ...) ---- */
 
 /* TFF_TYPE_BIT(kTfLiteFloat32) | ...: a set of types for tff_unary_prepare_types. */
