@@ -64,9 +64,9 @@ def test_max_min(op, mode, data, shp, seed, dtype):
 @pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
 def test_max_min_float_specials(op, mode):
     big = np.finfo(np.float32).max
-    x = np.array([np.inf, -np.inf, big, 0.0, -0.0, 1.0, -3.0], np.float32)
-    y = np.array([1.0, np.inf, -big, -0.0, 0.0, -np.inf, -3.0], np.float32)
-    oracle.check(same_type_model(op, [7], [7], np.float32), [x, y], mode)
+    x = np.array([np.inf, -np.inf, big, 0.0, -0.0, 1.0, -3.0, np.nan, 1.0, np.nan], np.float32)
+    y = np.array([1.0, np.inf, -big, -0.0, 0.0, -np.inf, -3.0, 1.0, np.nan, np.nan], np.float32)
+    oracle.check(same_type_model(op, [10], [10], np.float32), [x, y], mode)
 
 
 # ---------------------------------------------------------------- FLOOR_DIV / FLOOR_MOD
@@ -334,9 +334,10 @@ def test_div_float(mode, shp, act, seed):
 def test_div_float_specials(mode, act):
     """inf and FLT_MAX: the builtin kernel clamps to the finite range, XNNPACK does not."""
     big = np.finfo(np.float32).max
-    x = np.array([np.inf, -np.inf, big, 1.0, -1.0, 0.0, 1e-30, 3.0], np.float32)
-    y = np.array([1.0, 2.0, 1e-10, 1e-40, -1e-40, 5.0, 1e30, np.inf], np.float32)
-    oracle.check(same_type_model("DIV", [8], [8], np.float32, fusedActivationFunction=act),
+    x = np.array([np.inf, -np.inf, big, 1.0, -1.0, 0.0, 1e-30, 3.0, 0.0, 1.0, np.nan],
+                 np.float32)
+    y = np.array([1.0, 2.0, 1e-10, 1e-40, -1e-40, 5.0, 1e30, np.inf, 0.0, 0.0, 2.0], np.float32)
+    oracle.check(same_type_model("DIV", [11], [11], np.float32, fusedActivationFunction=act),
                  [x, y], mode)
 
 
