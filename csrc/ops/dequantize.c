@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "half.h"
 #include "ops.h"
 #include "unary_common.h"
 
@@ -20,23 +21,6 @@ typedef struct OpData {
   size_t outer, channels, inner;
 } OpData;
 
-/* IEEE binary16 -> binary32. Normal numbers rebias the exponent (15 ->
- * 127); subnormals are m·2^-24, exact in float; exponent 31 keeps the
- * mantissa (infinity, NaN payload). Selects, no branches, so it vectorizes. */
-static inline float half_to_float(uint16_t h) {
-  const uint32_t em = h & 0x7FFFu;
-  const float sub = (float)em * 0x1p-24f;
-  uint32_t sub_bits;
-  memcpy(&sub_bits, &sub, sizeof sub_bits);
-  const uint32_t normal = (em << 13) + ((127u - 15u) << 23);
-  const uint32_t special = (em << 13) | 0x7F800000u;
-  const uint32_t bits = ((uint32_t)(h & 0x8000u) << 16) |
-                        (em >= 0x7C00u ? special : em >= 0x0400u ? normal : sub_bits);
-  float f;
-  memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
 /* out[i] = f32(q[i] − z)·s over [begin, end). */
 #define DEQUANTIZE_LOOP(q, z, s, out, begin, end) \
   for (size_t i = (begin); i < (end); ++i) (out)[i] = (float)((int32_t)(q)[i] - (z)) * (s)
@@ -44,7 +28,7 @@ static inline float half_to_float(uint16_t h) {
 static void run(const OpData* d, const TfLiteTensor* in, float* out) {
   if (in->type == kTfLiteFloat16) {
     const size_t n = d->outer * d->channels * d->inner;
-    for (size_t i = 0; i < n; ++i) out[i] = half_to_float(in->data.f16[i].data);
+    for (size_t i = 0; i < n; ++i) out[i] = tff_half_to_float(in->data.f16[i].data);
     return;
   }
   const TfLiteAffineQuantization* q = tff_affine(in);
