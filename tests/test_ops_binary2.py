@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 import oracle
 from model_builder import ModelBuilder
-from test_ops_compare import model2, values
+from test_ops_compare import likely_equal, model2, values
 from test_ops_elementwise import shapes
 
 f32 = np.float32
@@ -44,7 +44,8 @@ def edge_ints(shape, dtype, rng):
 @pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), shp=shapes(), seed=st.integers(0, 2**32 - 1),
-       dtype=st.sampled_from([np.float32, np.int8, np.uint8, np.int16, np.int32, np.int64]))
+       dtype=st.sampled_from([np.float32, np.float16, np.int8, np.uint8, np.int16, np.int32,
+                              np.int64]))
 def test_max_min(op, mode, data, shp, seed, dtype):
     rng = np.random.default_rng(seed)
     sa, sb = shp
@@ -53,8 +54,9 @@ def test_max_min(op, mode, data, shp, seed, dtype):
         zp = st.integers(-5, 5) if dtype != np.uint8 else st.integers(0, 255)
         q = tuple((data.draw(st.sampled_from([0.5, 0.02, 0.1])), data.draw(zp))
                   for _ in range(3))
-    if dtype == np.float32:
+    if dtype in (np.float32, np.float16):
         xa, xb = values(sa, dtype, rng), values(sb, dtype, rng)
+        xb = likely_equal(xa, xb, rng)
     else:
         xa, xb = edge_ints(sa, dtype, rng), edge_ints(sb, dtype, rng)
     oracle.check(same_type_model(op, sa, sb, dtype, q), [xa, xb], mode)
@@ -62,11 +64,18 @@ def test_max_min(op, mode, data, shp, seed, dtype):
 
 @pytest.mark.parametrize("mode", oracle.MODES)
 @pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
-def test_max_min_float_specials(op, mode):
-    big = np.finfo(np.float32).max
-    x = np.array([np.inf, -np.inf, big, 0.0, -0.0, 1.0, -3.0], np.float32)
-    y = np.array([1.0, np.inf, -big, -0.0, 0.0, -np.inf, -3.0], np.float32)
-    oracle.check(same_type_model(op, [7], [7], np.float32), [x, y], mode)
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_max_min_float_specials(op, mode, dtype):
+    big, tiny = np.finfo(dtype).max, np.finfo(dtype).smallest_subnormal
+    x = np.array([np.inf, -np.inf, big, 0.0, -0.0, 1.0, -3.0, np.nan, 1.0, np.nan, tiny], dtype)
+    y = np.array([1.0, np.inf, -big, -0.0, 0.0, -np.inf, -3.0, 1.0, np.nan, np.nan, -tiny],
+                 dtype)
+    ours, _ = oracle.check(same_type_model(op, [11], [11], dtype), [x, y], mode)
+    # Signed zeros and NaN payloads: the chosen operand's bits, as TFLite's a > b ? a : b.
+    pick = x > y if op == "MAXIMUM" else x < y
+    expect = np.where(pick, x, y)
+    np.testing.assert_array_equal(ours[0].view(np.uint16 if dtype == np.float16 else np.uint32),
+                                  expect.view(np.uint16 if dtype == np.float16 else np.uint32))
 
 
 # ---------------------------------------------------------------- FLOOR_DIV / FLOOR_MOD
@@ -334,9 +343,10 @@ def test_div_float(mode, shp, act, seed):
 def test_div_float_specials(mode, act):
     """inf and FLT_MAX: the builtin kernel clamps to the finite range, XNNPACK does not."""
     big = np.finfo(np.float32).max
-    x = np.array([np.inf, -np.inf, big, 1.0, -1.0, 0.0, 1e-30, 3.0], np.float32)
-    y = np.array([1.0, 2.0, 1e-10, 1e-40, -1e-40, 5.0, 1e30, np.inf], np.float32)
-    oracle.check(same_type_model("DIV", [8], [8], np.float32, fusedActivationFunction=act),
+    x = np.array([np.inf, -np.inf, big, 1.0, -1.0, 0.0, 1e-30, 3.0, 0.0, 1.0, np.nan],
+                 np.float32)
+    y = np.array([1.0, 2.0, 1e-10, 1e-40, -1e-40, 5.0, 1e30, np.inf, 0.0, 0.0, 2.0], np.float32)
+    oracle.check(same_type_model("DIV", [11], [11], np.float32, fusedActivationFunction=act),
                  [x, y], mode)
 
 

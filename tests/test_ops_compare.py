@@ -2,8 +2,8 @@
 against ai_edge_litert in both numerics modes.
 
 Hypothesis draws broadcast shapes of rank 0..6 (zero-size dims included), every input type
-TFLite's kernels take (bool for EQUAL/NOT_EQUAL, float32, int8, uint8, int16, int32,
-int64), inputs where equal values are likely, and for int8/uint8 scales over four orders of
+TFLite's kernels take (bool for EQUAL/NOT_EQUAL, float32, float16, int8, uint8, int16,
+int32, int64), inputs where equal values are likely, and for int8/uint8 scales over four orders of
 magnitude in (0, 1) and zero points over the full code range: TFLite compares their
 rescaled values MBQM((x - z)*2^8, M, e), so neighbouring real values may compare equal.
 Quantized int16 inputs are rescaled alike by EQUAL and NOT_EQUAL only.
@@ -20,7 +20,7 @@ from test_ops_elementwise import shapes
 CMP = ["EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"]
 NUMPY = {"EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "LESS": np.less,
          "LESS_EQUAL": np.less_equal, "GREATER": np.greater, "GREATER_EQUAL": np.greater_equal}
-TYPES = [np.float32, np.int8, np.uint8, np.int16, np.int32, np.int64]
+TYPES = [np.float32, np.float16, np.int8, np.uint8, np.int16, np.int32, np.int64]
 f32 = np.float32
 tff_only = pytest.mark.skipif(oracle.ours_module() is oracle.oracle_module(),
                               reason="checks tflite_fast's own validation and messages")
@@ -132,11 +132,13 @@ def test_int16_quantized_compares_real_values(op, mode):
 
 @pytest.mark.parametrize("mode", oracle.MODES)
 @pytest.mark.parametrize("op", CMP)
-def test_float_specials(op, mode):
-    big = np.finfo(np.float32).max
-    x = np.array([np.inf, -np.inf, np.nan, big, 0.0, -0.0, np.nan, 1.0], np.float32)
-    y = np.array([np.inf, np.inf, 1.0, -big, -0.0, 0.0, np.nan, np.nan], np.float32)
-    ours, _ = oracle.check(model2(op, [8], [8], np.float32), [x, y], mode)
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_float_specials(op, mode, dtype):
+    """Infinities, NaN, the largest value, signed zeros and (float16) subnormals."""
+    big, tiny = np.finfo(dtype).max, np.finfo(dtype).smallest_subnormal
+    x = np.array([np.inf, -np.inf, np.nan, big, 0.0, -0.0, np.nan, 1.0, tiny, -tiny], dtype)
+    y = np.array([np.inf, np.inf, 1.0, -big, -0.0, 0.0, np.nan, np.nan, 2 * tiny, 0.0], dtype)
+    ours, _ = oracle.check(model2(op, [10], [10], dtype), [x, y], mode)
     np.testing.assert_array_equal(ours[0], NUMPY[op](x, y))
 
 

@@ -257,6 +257,7 @@ static inline TfLiteStatus tff_binary_invoke(TfLiteContext* ctx, TfLiteNode* nod
 typedef struct tff_binary_rows {
   tff_row_fn f32, i8, u8, i16, i32, i64;
   const char* types;
+  tff_row_fn f16; /* last: only MAXIMUM and MINIMUM name it */
 } tff_binary_rows;
 
 /* Defines the rows P_f32 ... P_i64 of ELEM(x, y, p) (a type-generic
@@ -280,6 +281,7 @@ static inline TfLiteStatus tff_binary_typed_prepare(TfLiteContext* ctx, TfLiteNo
   const TfLiteType t = tff_input(ctx, node, 0)->type;
   switch (t) {
     case kTfLiteFloat32: op->row = rows->f32; break;
+    case kTfLiteFloat16: op->row = rows->f16; break;
     case kTfLiteInt8: op->row = rows->i8; break;
     case kTfLiteUInt8: op->row = rows->u8; break;
     case kTfLiteInt16: op->row = rows->i16; break;

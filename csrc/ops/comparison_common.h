@@ -15,6 +15,7 @@
 #define TFLITE_FAST_OPS_COMPARISON_COMMON_H_
 
 #include "binary_common.h"
+#include "fp16.h"
 
 /* out[i] = f(a[i or 0], b[i or 0]) for i < n; a_row/b_row say which. */
 typedef void (*tff_bool_row_fn)(const void* a, const void* b, bool* out, size_t n, int a_row,
@@ -177,7 +178,7 @@ static inline TfLiteStatus tff_cmp_table(TfLiteContext* ctx, const char* name, c
 
 /* The row kernels of one comparison, per input type. */
 typedef struct tff_cmp_rows {
-  tff_bool_row_fn b, f32, i16, i32, i64, q8, q16; /* b, q16: NULL if unsupported */
+  tff_bool_row_fn b, f32, f16, i16, i32, i64, q8, q16; /* b, q16: NULL if unsupported */
   const char* types;                               /* for the error message */
 } tff_cmp_rows;
 
@@ -189,6 +190,10 @@ typedef struct tff_cmp_rows {
   static inline bool P##_q16_elem(int16_t x, int16_t y, const tff_bool_op* p) { \
     return TFF_CMP_Q16(CMP, x, y, p);                                  \
   }                                                                    \
+  static inline bool P##_f16_elem(uint16_t x, uint16_t y, const tff_bool_op* p) { \
+    return CMP(tff_half_to_float(x), tff_half_to_float(y), p);         \
+  }                                                                    \
+  TFF_BOOL_ROW(P##_f16, uint16_t, tff_bool_op, P##_f16_elem)           \
   TFF_BOOL_ROW(P##_b, bool, tff_bool_op, CMP)                          \
   TFF_BOOL_ROW(P##_f32, float, tff_bool_op, CMP)                       \
   TFF_BOOL_ROW(P##_i16, int16_t, tff_bool_op, CMP)                     \
@@ -207,6 +212,7 @@ static inline TfLiteStatus tff_cmp_prepare(TfLiteContext* ctx, TfLiteNode* node,
   switch (a->type) {
     case kTfLiteBool: op->row = rows->b; break;
     case kTfLiteFloat32: op->row = rows->f32; break;
+    case kTfLiteFloat16: op->row = rows->f16; break;
     case kTfLiteInt32: op->row = rows->i32; break;
     case kTfLiteInt64: op->row = rows->i64; break;
     case kTfLiteInt16:

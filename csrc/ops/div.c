@@ -6,7 +6,8 @@
  * - int32: C's truncating quotient, clamped; INT_MIN / −1 wraps.
  * - int8, uint8, int16 (TFLite's DivElementwise; XNNPACK takes none, so both
  *   modes): with d1 = a − za, d2 = b − zb (both negated when d2 < 0),
- *     R·2^−r = 1/d2 (GetReciprocal, 31 integer digits), h = clrsb(d1),
+ *     R·2^−r = 1/d2 (GetReciprocal, 31 integer digits; tabulated per code
+ *     for 8-bit divisors), h = clrsb(d1),
  *     q = SRDHM(d1·2^h, R),  o = zo + RDBPOT(SRDHM(q, M), h + r − e)
  *   with (M, e) = QM(f32(s_a / f32(s_b·s_out))). The final shift often
  *   exceeds 31 (small |d1|, large d2); TFLite then shifts as x86 does (the
@@ -20,6 +21,9 @@
 typedef struct DivQ {
   int32_t za, zb, zo, lo, hi, m;
   int e;
+  /* int8/uint8: per divisor code c (as uint8), R and r of |c − zb|. */
+  int32_t recip[256];
+  int8_t bits[256];
 } DivQ;
 
 typedef struct OpData {
@@ -50,10 +54,10 @@ static inline int32_t rdbpot_x86(int32_t x, int e) {
   return (int32_t)((uint32_t)(x >> (e & 31)) + ((x & mask) > thr));
 }
 
-static inline int32_t div_q(int32_t d1, int32_t d2, const DivQ* p) {
-  if (d2 < 0) d1 = -d1, d2 = -d2;
-  int r;
-  const int32_t recip = tff_reciprocal(d2, 31, &r);
+/* The quotient of d1 by a divisor d2 of sign `neg` whose |d2| has
+ * reciprocal (recip, r). */
+static inline int32_t div_q(int32_t d1, int neg, int32_t recip, int r, const DivQ* p) {
+  if (neg) d1 = -d1;
   const int h = __builtin_clrsb(d1);
   const int32_t q = tff_srdhm((int32_t)((uint32_t)d1 << h), recip);
   const int32_t v = (int32_t)((uint32_t)p->zo + (uint32_t)rdbpot_x86(tff_srdhm(q, p->m),
@@ -61,13 +65,20 @@ static inline int32_t div_q(int32_t d1, int32_t d2, const DivQ* p) {
   return v < p->lo ? p->lo : (v > p->hi ? p->hi : v);
 }
 
-#define DIV_Q(T)                                                  \
-  static inline T div_##T(T x, T y, const DivQ* p) {              \
-    return (T)div_q((int32_t)x - p->za, (int32_t)y - p->zb, p);   \
+#define DIV_Q8(T)                                                                   \
+  static inline T div_##T(T x, T y, const DivQ* p) {                                \
+    const uint8_t c = (uint8_t)y;                                                   \
+    return (T)div_q((int32_t)x - p->za, y < p->zb, p->recip[c], p->bits[c], p);     \
   }
-DIV_Q(int8_t)
-DIV_Q(uint8_t)
-DIV_Q(int16_t)
+DIV_Q8(int8_t)
+DIV_Q8(uint8_t)
+
+static inline int16_t div_int16_t(int16_t x, int16_t y, const DivQ* p) {
+  const int32_t d2 = (int32_t)y - p->zb;
+  int r;
+  const int32_t recip = tff_reciprocal(d2 < 0 ? -d2 : d2, 31, &r);
+  return (int16_t)div_q((int32_t)x - p->za, d2 < 0, recip, r, p);
+}
 
 TFF_BINARY_ROW(div_f32_row, float, tff_clamp, div_f32)
 TFF_BINARY_ROW(div_i32_row, int32_t, tff_clamp, div_i32)
@@ -91,6 +102,12 @@ static TfLiteStatus prepare_q(TfLiteContext* ctx, TfLiteFusedActivation act,
   p->za = tff_zero_point(a);
   p->zb = tff_zero_point(b);
   p->zo = tff_zero_point(out);
+  for (int c = 0; c < 256 && b->type != kTfLiteInt16; ++c) {
+    const int32_t d2 = (b->type == kTfLiteInt8 ? (int32_t)(int8_t)c : c) - p->zb;
+    int r = 0;
+    p->recip[c] = d2 == 0 ? 0 : tff_reciprocal(d2 < 0 ? -d2 : d2, 31, &r);
+    p->bits[c] = (int8_t)r; /* d2 == 0 fails invoke before use */
+  }
   return tff_binary_act_q8(ctx, "DIV", act, out, &p->lo, &p->hi);
 }
 

@@ -1,4 +1,5 @@
-/* IEEE binary16 <-> binary32 conversions (DEQUANTIZE, CAST). */
+/* IEEE binary16 <-> binary32 conversions (DEQUANTIZE, CAST, MAXIMUM/MINIMUM and
+ * the comparisons of float16). */
 #ifndef TFLITE_FAST_OPS_FP16_H_
 #define TFLITE_FAST_OPS_FP16_H_
 

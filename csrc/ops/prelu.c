@@ -24,9 +24,11 @@ static inline float prelu_f32(float x, float a, const void* p) {
   return x >= 0.0f ? x : x * a;
 }
 
+/* The zero point is added wrapping, as TFLite's int32 sum does on x86. */
 static inline int32_t prelu_q(int32_t d, int32_t alpha, const PreluQ* p) {
-  const int32_t v = p->zo + (d >= 0 ? tff_mbqm(d, p->m1, p->e1)
-                                    : tff_mbqm(d * (alpha - p->za), p->m2, p->e2));
+  const int32_t u = d >= 0 ? tff_mbqm(d, p->m1, p->e1)
+                           : tff_mbqm(d * (alpha - p->za), p->m2, p->e2);
+  const int32_t v = (int32_t)((uint32_t)p->zo + (uint32_t)u);
   return v < p->lo ? p->lo : (v > p->hi ? p->hi : v);
 }
 
