@@ -76,7 +76,7 @@ def rejected(model, inputs, message, mode="default"):
 
 @pytest.mark.parametrize("mode", oracle.MODES)
 @settings(max_examples=25, deadline=None)
-@given(shape=st.lists(st.integers(1, 4), min_size=0, max_size=5), dtype=st.sampled_from(DTYPES),
+@given(shape=st.lists(st.integers(1, 4), min_size=0, max_size=7), dtype=st.sampled_from(DTYPES),
        data=st.data(), runtime=st.booleans(), itype=st.sampled_from([np.int32, np.int64]))
 def test_expand_dims(mode, shape, dtype, data, runtime, itype):
     r = len(shape)
@@ -99,7 +99,7 @@ def test_expand_dims_bad_axis():
 
 @pytest.mark.parametrize("mode", oracle.MODES)
 @settings(max_examples=25, deadline=None)
-@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=6), dtype=st.sampled_from(DTYPES),
+@given(shape=st.lists(st.integers(1, 3), min_size=1, max_size=8), dtype=st.sampled_from(DTYPES),
        data=st.data())
 def test_squeeze(mode, shape, dtype, data):
     ones = [i for i, d in enumerate(shape) if d == 1]
