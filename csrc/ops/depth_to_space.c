@@ -1,7 +1,9 @@
 /* DEPTH_TO_SPACE: NHWC [n, h, w, c] -> [n, h·bs, w·bs, c/bs²]; output pixel
  * (h·bs + dy, w·bs + dx) takes channel block dy·bs + dx of input pixel
  * (h, w). TFLite's types: float32, uint8, int8, int32, int64. Only bytes
- * move (AUTO's XNNPACK gives the same bytes for the types it takes). */
+ * move (AUTO's XNNPACK gives the same bytes for the types it takes, and
+ * refuses an int8/uint8 output quantized unlike the input: so does default
+ * mode). */
 #include "movement_common.h"
 #include "ops.h"
 
@@ -41,7 +43,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TF_LITE_ENSURE_MSG(ctx, tff_rank(in) == 4, "DEPTH_TO_SPACE: input has %d dims, expected 4",
                      tff_rank(in));
-  TF_LITE_ENSURE_OK(ctx, tff_move_space_type(ctx, "DEPTH_TO_SPACE", in->type));
+  TF_LITE_ENSURE_OK(ctx, tff_move_space_check(ctx, node, "DEPTH_TO_SPACE", block_size(node)));
   return tff_move_prepare(ctx, node, 1, shape, run);
 }
 

@@ -116,12 +116,21 @@ static inline int64_t tff_gather_index(const TfLiteTensor* t, size_t i) {
   }
 }
 
-/* The types of TFLite's DEPTH_TO_SPACE and SPACE_TO_DEPTH. */
-static inline TfLiteStatus tff_move_space_type(TfLiteContext* ctx, const char* op, TfLiteType t) {
+/* The checks of DEPTH_TO_SPACE and SPACE_TO_DEPTH beyond the shape: TFLite's
+ * types, and in default mode XNNPACK's refusal of an int8/uint8 node whose
+ * output is quantized unlike its input (AUTO gives it the node when the
+ * block size is above 1, and its failure fails the model). */
+static inline TfLiteStatus tff_move_space_check(TfLiteContext* ctx, const TfLiteNode* node,
+                                                const char* op, int block_size) {
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  const TfLiteTensor* out = tff_output(ctx, node, 0);
+  const TfLiteType t = in->type;
   TF_LITE_ENSURE_MSG(ctx, t == kTfLiteFloat32 || t == kTfLiteUInt8 || t == kTfLiteInt8 ||
                               t == kTfLiteInt32 || t == kTfLiteInt64,
                      "%s: type %s is not supported (float32, uint8, int8, int32, int64)", op,
                      TfLiteTypeGetName(t));
+  if ((t == kTfLiteInt8 || t == kTfLiteUInt8) && block_size > 1 && !tff_numerics_ref(ctx))
+    TF_LITE_ENSURE_OK(ctx, tff_move_same_quant(ctx, op, in, out, 1));
   return kTfLiteOk;
 }
 

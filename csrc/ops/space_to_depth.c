@@ -1,7 +1,8 @@
 /* SPACE_TO_DEPTH: NHWC [n, h, w, c] -> [n, h/bs, w/bs, c·bs²]; channel block
  * dy·bs + dx of output pixel (h, w) is input pixel (h·bs + dy, w·bs + dx).
  * TFLite's types: float32, uint8, int8, int32, int64. Only bytes move
- * (AUTO's XNNPACK gives the same bytes for the types it takes). */
+ * (AUTO's XNNPACK gives the same bytes for the types it takes, and refuses
+ * an int8/uint8 output quantized unlike the input: so does default mode). */
 #include "movement_common.h"
 #include "ops.h"
 
@@ -41,7 +42,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TF_LITE_ENSURE_MSG(ctx, tff_rank(in) == 4, "SPACE_TO_DEPTH: input has %d dims, expected 4",
                      tff_rank(in));
-  TF_LITE_ENSURE_OK(ctx, tff_move_space_type(ctx, "SPACE_TO_DEPTH", in->type));
+  TF_LITE_ENSURE_OK(ctx, tff_move_space_check(ctx, node, "SPACE_TO_DEPTH", block_size(node)));
   return tff_move_prepare(ctx, node, 1, shape, run);
 }
 
