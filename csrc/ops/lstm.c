@@ -1,6 +1,6 @@
-/* LSTM: one step of the full LSTM kernel (lstm_common.h) on an input
- * [batch, input]; the output [batch, output] is the new output state. The
- * basic 5-input kernel is not supported. */
+/* LSTM: one step of the full LSTM kernel (lstm_common.h: float32, hybrid,
+ * int8) on an input [batch, input]; the output [batch, output] is the new
+ * output state. The basic 5-input kernel is not supported. */
 #include "lstm_common.h"
 #include "ops.h"
 

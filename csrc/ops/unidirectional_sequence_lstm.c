@@ -1,7 +1,8 @@
-/* UNIDIRECTIONAL_SEQUENCE_LSTM: the full LSTM kernel (lstm_common.h) over
- * every step of an input [time, batch, input] (time_major) or [batch, time,
- * input]; the output has the input's layout with `output` features. The
- * state carried between steps and invokes lives in the variable tensors. */
+/* UNIDIRECTIONAL_SEQUENCE_LSTM: the full LSTM kernel (lstm_common.h: float32,
+ * hybrid, int8) over every step of an input [time, batch, input]
+ * (time_major) or [batch, time, input]; the output has the input's layout
+ * with `output` features. The state carried between steps and invokes lives
+ * in the variable tensors. Diagonal recurrent weights are not supported. */
 #include "lstm_common.h"
 #include "ops.h"
 
