@@ -42,9 +42,8 @@ static void direct(const Case* t, int8_t* out) {
 }
 
 static void produce(const tff_qs8_qc8w_dwconv_config* cfg, const Case* t, int8_t* out) {
-  void* packed = malloc(tff_qs8_qc8w_dwconv_packed_size(t->channels, t->taps, cfg->tile));
-  tff_qs8_qc8w_dwconv_pack(t->channels, t->taps, cfg->tile, t->wt, t->bias, t->izp, t->scale,
-                           packed);
+  void* packed = malloc(tff_qs8_qc8w_dwconv_packed_size(cfg, t->channels, t->taps));
+  tff_qs8_qc8w_dwconv_pack(cfg, t->channels, t->taps, t->wt, t->bias, t->izp, t->scale, packed);
   cfg->fn(t->channels, t->width, t->taps, t->ind, packed, out, t->out_inc, OFFSET, t->zero,
           &t->p);
   free(packed);

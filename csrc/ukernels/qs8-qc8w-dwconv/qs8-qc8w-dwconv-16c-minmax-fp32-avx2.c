@@ -1,11 +1,14 @@
-/* AVX2: 16 channels per tile, inputs and weights sign-extended to int32
- * lanes and multiplied there (no lane-crossing widening of products), two
- * int32x8 accumulators (channels 0-7 and 8-15). */
+/* AVX2: 16 channels per tile, two taps per step: the inputs of taps t and
+ * t+1 interleaved per channel, sign-extended to int16 and multiplied with
+ * the packed int16 weight pairs by pmaddwd, which also adds the two
+ * products (exact: |x·w| ≤ 2^14) into int32 lanes; two int32x8
+ * accumulators (channels 0-7 and 8-15). */
 #include <immintrin.h>
 
 #include "qs8-qc8w-dwconv.h"
 
 #define DW_CT 16
+#define DW_PAIRS 1
 typedef struct {
   __m256i lo, hi;
 } dw_acc;
@@ -22,13 +25,14 @@ static inline dw_acc dw_init(const int32_t* b) {
   return (dw_acc){_mm256_loadu_si256((const __m256i*)b),
                   _mm256_loadu_si256((const __m256i*)(b + 8))};
 }
-static inline dw_acc dw_mac(dw_acc acc, const int8_t* x, const int8_t* w) {
-  const __m256i x0 = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)x));
-  const __m256i w0 = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)w));
-  const __m256i x1 = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(x + 8)));
-  const __m256i w1 = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(w + 8)));
-  acc.lo = _mm256_add_epi32(acc.lo, _mm256_mullo_epi32(x0, w0));
-  acc.hi = _mm256_add_epi32(acc.hi, _mm256_mullo_epi32(x1, w1));
+static inline dw_acc dw_mac(dw_acc acc, const int8_t* x0, const int8_t* x1, const int16_t* w) {
+  const __m128i a = _mm_loadu_si128((const __m128i*)x0);
+  const __m128i b = _mm_loadu_si128((const __m128i*)x1);
+  const __m256i lo = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(a, b));
+  const __m256i hi = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, b));
+  acc.lo = _mm256_add_epi32(acc.lo, _mm256_madd_epi16(lo, _mm256_loadu_si256((const __m256i*)w)));
+  acc.hi = _mm256_add_epi32(acc.hi,
+                            _mm256_madd_epi16(hi, _mm256_loadu_si256((const __m256i*)(w + 16))));
   return acc;
 }
 /* lrintf = cvtps2dq under the default rounding mode (nearest even). */
