@@ -10,6 +10,12 @@
  * and gets one kernel per inclusion. */
 #include <string.h>
 
+/* Fixed tap counts: unroll the tap loops (-O2 does not), so the pointers
+ * stay in registers. */
+#ifndef DW_UNROLL
+#define DW_UNROLL _Pragma("GCC unroll 32")
+#endif
+
 void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const float** input,
              const void* weights, float* output, size_t output_increment, size_t input_offset,
              const float* zero, const tff_f32_dwconv_params* params) {
@@ -21,6 +27,7 @@ void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const flo
 #if DW_TAPS
     /* Fixed tap count: resolve the pointers once per pixel. */
     const float* x[DW_TAPS];
+    DW_UNROLL
     for (size_t t = 0; t < DW_TAPS; ++t) x[t] = DW_OFF(input[t]);
 #define DW_X(t) x[t]
 #else
@@ -33,6 +40,7 @@ void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const flo
       if (channels >= DW_CT) {
         /* A partial last tile is the window ending at the last channel. */
         const size_t s = c0 + DW_CT <= channels ? c0 : channels - DW_CT;
+        DW_UNROLL
         for (size_t t = 0; t < taps; ++t) acc = dw_mac(acc, DW_X(t) + s, wt + t * DW_CT);
         dw_store(acc, &prm, output + s);
       } else {
