@@ -7,26 +7,27 @@
 #include "cpu/cpu.h"
 
 /* The 9-, 25- and any-tap kernels of one ISA. */
-#define ENTRY(taps, n, tile, isa, bit, pairs) \
-  {tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_##taps##p##tile##c__##isa, \
-   "tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n, pairs}
-#define ENTRIES(tile, isa, bit, pairs)                                         \
-  ENTRY(9, 9, tile, isa, bit, pairs), ENTRY(25, 25, tile, isa, bit, pairs), \
-      ENTRY(any, 0, tile, isa, bit, pairs)
+#define ENTRY(taps, n, tile, isa, bit, pairs, split)                                    \
+  {tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_##taps##p##tile##c__##isa,                  \
+   "tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n, \
+   pairs, split}
+#define ENTRIES(tile, isa, bit, pairs, split)                                                \
+  ENTRY(9, 9, tile, isa, bit, pairs, split), ENTRY(25, 25, tile, isa, bit, pairs, split), \
+      ENTRY(any, 0, tile, isa, bit, pairs, split)
 
 const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[] = {
-    ENTRIES(1, scalar, TFF_ISA_SCALAR, 0),
+    ENTRIES(1, scalar, TFF_ISA_SCALAR, 0, 0),
 #if defined(TFF_BUILD_SSE41)
-    ENTRIES(8, sse41, TFF_ISA_SSE41, 1),
+    ENTRIES(8, sse41, TFF_ISA_SSE41, 1, 0),
 #endif
 #if defined(TFF_BUILD_AVX2)
-    ENTRIES(16, avx2, TFF_ISA_AVX2, 1),
+    ENTRIES(16, avx2, TFF_ISA_AVX2, 1, 1),
 #endif
 #if defined(TFF_BUILD_AVX512VNNI)
-    ENTRIES(32, avx512vnni, TFF_ISA_AVX512VNNI, 0),
+    ENTRIES(32, avx512vnni, TFF_ISA_AVX512VNNI, 0, 0),
 #endif
 #if defined(TFF_BUILD_NEON)
-    ENTRIES(16, neon, TFF_ISA_NEON, 0),
+    ENTRIES(16, neon, TFF_ISA_NEON, 0, 0),
 #endif
 };
 #undef ENTRIES
@@ -71,7 +72,7 @@ void tff_qs8_qc8w_dwconv_pack(const tff_qs8_qc8w_dwconv_config* cfg, size_t chan
     memset(pw, 0, wbytes);
     const size_t start = channels < tile ? 0 : (c0 + tile <= channels ? c0 : channels - tile);
     for (size_t j = 0; j < tile; ++j) {
-      const size_t c = start + j;
+      const size_t c = start + (cfg->split ? j / 4 % 2 * 8 + j / 8 * 4 + j % 4 : j);
       if (c >= channels) {
         b[j] = 0;
         s[j] = 0.0f;

@@ -37,7 +37,11 @@
  * The weights are, for a kernel without `pairs`, int8 w[taps][tile] padded
  * to a multiple of 4 bytes; with `pairs`, int16 w[⌈taps/2⌉][tile][2]: taps
  * 2i and 2i+1 of a channel side by side (0 for the tap past an odd count),
- * the operand of one int16 pair multiply-add (pmaddwd) per channel. */
+ * the operand of one int16 pair multiply-add (pmaddwd) per channel.
+ * With `split` (16-channel tiles), tile positions 0-7 hold channels 0-3 and
+ * 8-11 and positions 8-15 channels 4-7 and 12-15 (of bias', weights and
+ * scale alike): the order AVX2's in-lane unpacks produce, which its in-lane
+ * packs undo. */
 #ifndef TFLITE_FAST_UKERNELS_QS8_QC8W_DWCONV_H_
 #define TFLITE_FAST_UKERNELS_QS8_QC8W_DWCONV_H_
 
@@ -63,6 +67,7 @@ typedef struct {
   size_t tile;  /* channels per tile: the packing's `tile` */
   size_t taps;
   int pairs;    /* weights as int16 tap pairs (else int8 per tap) */
+  int split;    /* channels in AVX2's in-lane order (below) */
 } tff_qs8_qc8w_dwconv_config;
 
 extern const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[];
