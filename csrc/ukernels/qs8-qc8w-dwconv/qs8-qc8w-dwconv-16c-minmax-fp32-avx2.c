@@ -30,10 +30,10 @@ static inline dw_acc dw_init(const int32_t* b) {
 static inline dw_acc dw_mac(dw_acc acc, const int8_t* x0, const int8_t* x1, const int16_t* w) {
   const __m256i a = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)x0));
   const __m256i b = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)x1));
-  acc.lo = _mm256_add_epi32(
-      acc.lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), _mm256_loadu_si256((const __m256i*)w)));
-  acc.hi = _mm256_add_epi32(acc.hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b),
-                                                       _mm256_loadu_si256((const __m256i*)(w + 16))));
+  const __m256i w0 = _mm256_loadu_si256((const __m256i*)w);
+  const __m256i w1 = _mm256_loadu_si256((const __m256i*)(w + 16));
+  acc.lo = _mm256_add_epi32(acc.lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w0));
+  acc.hi = _mm256_add_epi32(acc.hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w1));
   return acc;
 }
 /* lrintf = cvtps2dq under the default rounding mode (nearest even). */

@@ -27,10 +27,10 @@ static inline dw_acc dw_init(const int32_t* b) {
 static inline dw_acc dw_mac(dw_acc acc, const int8_t* x0, const int8_t* x1, const int16_t* w) {
   const __m128i a = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)x0));
   const __m128i b = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)x1));
-  acc.lo = _mm_add_epi32(acc.lo,
-                         _mm_madd_epi16(_mm_unpacklo_epi16(a, b), _mm_loadu_si128((const __m128i*)w)));
-  acc.hi = _mm_add_epi32(
-      acc.hi, _mm_madd_epi16(_mm_unpackhi_epi16(a, b), _mm_loadu_si128((const __m128i*)(w + 8))));
+  const __m128i w0 = _mm_loadu_si128((const __m128i*)w);
+  const __m128i w1 = _mm_loadu_si128((const __m128i*)(w + 8));
+  acc.lo = _mm_add_epi32(acc.lo, _mm_madd_epi16(_mm_unpacklo_epi16(a, b), w0));
+  acc.hi = _mm_add_epi32(acc.hi, _mm_madd_epi16(_mm_unpackhi_epi16(a, b), w1));
   return acc;
 }
 /* lrintf = cvtps2dq under the default rounding mode (nearest even). */
