@@ -109,7 +109,7 @@ static int constant_or_absent(const TfLiteTensor* t) {
 
 /* The indirection row output row oy reads (oy = out_h: the row count). */
 static int ind_row(const OpData* d, int oy) {
-  if (oy < d->r0) return oy;
+  if (oy <= d->r0) return oy;
   return oy < d->r1 ? d->r0 : oy - (d->r1 - d->r0) + 1;
 }
 

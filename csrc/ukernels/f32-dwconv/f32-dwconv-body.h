@@ -10,11 +10,9 @@
  * and gets one kernel per inclusion. */
 #include <string.h>
 
-/* Fixed tap counts: unroll the tap loops (-O2 does not), so the pointers
- * stay in registers. */
-#ifndef DW_UNROLL
+/* Fixed tap counts: unroll the tap loops (-O2 does not), which drops the
+ * loop control. */
 #define DW_UNROLL _Pragma("GCC unroll 32")
-#endif
 
 void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const float** input,
              const void* weights, float* output, size_t output_increment, size_t input_offset,
