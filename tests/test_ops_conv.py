@@ -137,6 +137,19 @@ def test_depthwise_conv_2d(g, kind, cin, mult, act, per_channel, data, seed):
     check_both(model, inputs)
 
 
+@settings(max_examples=60, deadline=None)
+@given(g=geometry(), kind=st.sampled_from(["float", "int8"]),
+       cin=st.sampled_from([15, 16, 17, 24, 32, 33, 40, 48, 64]), act=st.sampled_from(ACTS),
+       data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_depthwise_conv_2d_wide(g, kind, cin, act, data, seed):
+    """Multiplier 1 with channel counts around the dwconv kernels' tiles (8, 16, two tiles at
+    once): whole, windowed and paired tiles, and rows sharing one indirection row."""
+    zx, zy = zero_point(data.draw), zero_point(data.draw)
+    model, inputs = build("DEPTHWISE_CONV_2D", kind, cin=cin, cout=cin, act=act, bias=True,
+                          rng=np.random.default_rng(seed), zx=zx, zy=zy, **g)
+    check_both(model, inputs)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("op", ["CONV_2D", "DEPTHWISE_CONV_2D"])
 def test_hybrid_edge_inputs(op, kind):

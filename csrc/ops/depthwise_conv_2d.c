@@ -14,7 +14,9 @@
  * pixel's tap pointers into the first image (built at invoke whenever the
  * input's address differs from the one it was built for; later images are
  * reached through the kernel's input offset), and output rows are spread
- * over the interpreter's threads. Reference mode and the rest keep the
+ * over the interpreter's threads. Rows whose taps all lie inside the image
+ * vertically share one indirection row, shifted to theirs by the input
+ * offset too, so the buffer stays small and cache-resident. Reference mode and the rest keep the
  * portable loops below, which share the numerics bit for bit.
  * 16x8 (int16 activations): TFLite's reference loop in both modes,
  * conv_int16.h. */
@@ -46,7 +48,8 @@ typedef struct {
   tff_qs8_dwconv_params q8p;
   tff_f32_dwconv_params f32p;
   void* packed;        /* weights in the kernel's tile layout */
-  const void** ind;    /* out_h·out_w·taps tap pointers into image 0 or pad */
+  const void** ind;    /* ind_rows·out_w·taps tap pointers into image 0 or pad */
+  int r0, r1;          /* rows [r0, r1) read row r0's indirection (else r0 = r1 = out_h) */
   const char* ind_base; /* input data the indirection points into */
   const char* kernel;  /* profiling string */
   int int16;           /* 16x8 */
@@ -104,6 +107,12 @@ static int constant_or_absent(const TfLiteTensor* t) {
   return t == NULL || (tff_is_constant(t) && t->data.data != NULL);
 }
 
+/* The indirection row output row oy reads (oy = out_h: the row count). */
+static int ind_row(const OpData* d, int oy) {
+  if (oy <= d->r0) return oy;
+  return oy < d->r1 ? d->r0 : oy - (d->r1 - d->r0) + 1;
+}
+
 /* Chooses and feeds a dwconv microkernel when the node fits one (multiplier
  * 1, constant weights and bias, not reference numerics); else leaves q8 and
  * f32 NULL. */
@@ -114,9 +123,9 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
   const int fits = d->mult == 1 && constant_or_absent(filter) && constant_or_absent(bias);
   if (fits && d->kind == TFF_CONV_INT8 && d->rq.scheme == TFF_RQ_FP32) {
     d->q8 = tff_qs8_qc8w_dwconv_select(tff_cpu_effective(), taps);
-    d->packed = malloc(tff_qs8_qc8w_dwconv_packed_size(c, taps, d->q8->tile));
+    d->packed = malloc(tff_qs8_qc8w_dwconv_packed_size(d->q8, c, taps));
     TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
-    tff_qs8_qc8w_dwconv_pack(c, taps, d->q8->tile, filter->data.int8,
+    tff_qs8_qc8w_dwconv_pack(d->q8, c, taps, filter->data.int8,
                              bias ? bias->data.i32 : NULL, in->params.zero_point, d->rq.scale,
                              d->packed);
     d->q8p = (tff_qs8_dwconv_params){d->rq.lo_less_zp, d->rq.hi_less_zp, d->rq.zp};
@@ -132,9 +141,20 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
   } else {
     return kTfLiteOk;
   }
-  const size_t pixels = (size_t)d->g.out_h * d->g.out_w; /* < 2^60: both < 2^30 */
+  /* Row oy is interior when all its taps' input rows exist; they are the
+   * rows [r0, r1). */
+  const tff_conv_geom* g = &d->g;
+  const int64_t reach = (int64_t)(g->k_h - 1) * g->dil_h;
+  d->r0 = d->r1 = g->out_h;
+  for (int oy = 0; oy < g->out_h; ++oy) {
+    const int64_t y0 = (int64_t)oy * g->stride_h - g->pad_t;
+    if (y0 < 0 || y0 + reach >= g->in_h) continue;
+    if (d->r0 == g->out_h) d->r0 = oy;
+    d->r1 = oy + 1;
+  }
+  const size_t pixels = (size_t)ind_row(d, g->out_h) * g->out_w; /* < 2^60: both < 2^30 */
   TF_LITE_ENSURE_MSG(ctx, pixels <= SIZE_MAX / sizeof(void*) / (taps + 1),
-                     OP ": output of %d x %d pixels is too large", d->g.out_h, d->g.out_w);
+                     OP ": output of %d x %d pixels is too large", g->out_h, g->out_w);
   d->ind = malloc((pixels * taps + 1) * sizeof(void*)); /* +1: never malloc(0) */
   TF_LITE_ENSURE_MSG(ctx, d->ind, OP ": out of memory");
   d->ind_base = NULL;
@@ -309,7 +329,7 @@ static void dw_f32(int n, int mult, int ntaps, const void* const* taps, const fl
 typedef struct {
   const OpData* d;
   char* out;
-  size_t in_image; /* bytes */
+  size_t in_image, in_rows; /* bytes of an image; of stride_h input rows */
 } RowTask;
 
 static void dw_rows(void* arg, int begin, int end) {
@@ -319,8 +339,9 @@ static void dw_rows(void* arg, int begin, int end) {
   const size_t c = (size_t)d->cout;
   for (int r = begin; r < end; ++r) {
     const int b = r / d->g.out_h, oy = r % d->g.out_h;
-    const void** ind = d->ind + (size_t)oy * w * taps;
-    const size_t pixel = (size_t)r * w * c, off = (size_t)b * t->in_image;
+    const void** ind = d->ind + (size_t)ind_row(d, oy) * w * taps;
+    const size_t shift = oy >= d->r0 && oy < d->r1 ? (size_t)(oy - d->r0) * t->in_rows : 0;
+    const size_t pixel = (size_t)r * w * c, off = (size_t)b * t->in_image + shift;
     if (d->q8)
       d->q8->fn(c, w, taps, (const int8_t**)ind, d->packed, (int8_t*)t->out + pixel, 0, off,
                 (const int8_t*)d->pad, &d->q8p);
@@ -335,13 +356,17 @@ static void eval_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
   const tff_conv_geom* g = &d->g;
   const size_t esz = d->q8 ? 1 : sizeof(float), taps = (size_t)g->k_h * g->k_w;
   if (d->ind_base != in->data.raw) {
-    for (int oy = 0; oy < g->out_h; ++oy)
+    for (int oy = 0; oy < g->out_h; ++oy) {
+      if (oy > d->r0 && oy < d->r1) continue; /* shares row r0's */
       for (int ox = 0; ox < g->out_w; ++ox)
         tff_conv_taps(g, in->data.raw, (size_t)g->in_c * esz, d->pad, oy, ox,
-                      d->ind + ((size_t)oy * g->out_w + ox) * taps);
+                      d->ind + ((size_t)ind_row(d, oy) * g->out_w + ox) * taps);
+    }
     d->ind_base = in->data.raw;
   }
-  RowTask t = {d, out->data.raw, (size_t)g->in_h * g->in_w * g->in_c * esz};
+  const size_t pixel = (size_t)g->in_c * esz;
+  RowTask t = {d, out->data.raw, (size_t)g->in_h * g->in_w * pixel,
+               (size_t)g->stride_h * g->in_w * pixel};
   /* ~32K multiply-adds per chunk at least, so small layers stay inline. */
   const size_t row_work = (size_t)g->out_w * d->cout * taps;
   const int grain = row_work >= 32768 ? 1 : (int)(32768 / row_work);

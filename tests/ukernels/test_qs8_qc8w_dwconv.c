@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ukernel_test.h"
+#include "dwconv_test.h"
 #include "ukernels/qs8-qc8w-dwconv/qs8-qc8w-dwconv.h"
 
 enum { MAX_WIDTH = 3, OFFSET = 64 };
@@ -42,9 +43,8 @@ static void direct(const Case* t, int8_t* out) {
 }
 
 static void produce(const tff_qs8_qc8w_dwconv_config* cfg, const Case* t, int8_t* out) {
-  void* packed = malloc(tff_qs8_qc8w_dwconv_packed_size(t->channels, t->taps, cfg->tile));
-  tff_qs8_qc8w_dwconv_pack(t->channels, t->taps, cfg->tile, t->wt, t->bias, t->izp, t->scale,
-                           packed);
+  void* packed = malloc(tff_qs8_qc8w_dwconv_packed_size(cfg, t->channels, t->taps));
+  tff_qs8_qc8w_dwconv_pack(cfg, t->channels, t->taps, t->wt, t->bias, t->izp, t->scale, packed);
   cfg->fn(t->channels, t->width, t->taps, t->ind, packed, out, t->out_inc, OFFSET, t->zero,
           &t->p);
   free(packed);
@@ -119,26 +119,5 @@ static int run_case(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dw
   return bad;
 }
 
-int main(void) {
-  int failed = 0;
-  for (int i = 0; i < tff_qs8_qc8w_dwconv_num_configs; ++i) {
-    const tff_qs8_qc8w_dwconv_config* cfg = &tff_qs8_qc8w_dwconv_configs[i];
-    if (!isa_runs(cfg->isa, cfg->name)) continue;
-    const size_t any_taps[] = {1, 2, 4, 9, 10, 25, 27};
-    const size_t ntaps = cfg->taps ? 1 : sizeof(any_taps) / sizeof(any_taps[0]);
-    const size_t tile = cfg->tile, chans[] = {1, tile > 1 ? tile - 1 : 2, tile, tile + 1,
-                                              2 * tile + 3, 16, 33};
-    int cases = 0, bad = 0;
-    for (size_t ti = 0; ti < ntaps && !bad; ++ti) {
-      const size_t taps = cfg->taps ? cfg->taps : any_taps[ti];
-      const tff_qs8_qc8w_dwconv_config* twin = tff_qs8_qc8w_dwconv_select(0, taps);
-      for (size_t ci = 0; ci < sizeof(chans) / sizeof(chans[0]) && !bad; ++ci)
-        for (size_t w = 1; w <= MAX_WIDTH && !bad; ++w)
-          for (int mode = 0; mode < 4 && !bad; ++mode, ++cases)
-            bad = run_case(cfg, twin, chans[ci], taps, w, mode);
-    }
-    if (!bad) printf("PASS %s (%d cases)\n", cfg->name, cases);
-    failed += bad;
-  }
-  return failed != 0;
-}
+DWCONV_TEST_MAIN(tff_qs8_qc8w_dwconv_config, tff_qs8_qc8w_dwconv_configs,
+                 tff_qs8_qc8w_dwconv_num_configs, tff_qs8_qc8w_dwconv_select)

@@ -5,6 +5,7 @@
 #include "qs8-qc8w-dwconv.h"
 
 #define DW_CT 16
+#define DW_PAIRS 0
 typedef struct {
   int32x4_t a0, a1, a2, a3;
 } dw_acc;

@@ -4,6 +4,7 @@
 #include "qs8-qc8w-dwconv.h"
 
 #define DW_CT 1
+#define DW_PAIRS 0
 typedef uint32_t dw_acc; /* wraps like the SIMD int32 lanes */
 typedef tff_qs8_dwconv_params dw_prm;
 

@@ -6,6 +6,7 @@
 #include "qs8-qc8w-dwconv.h"
 
 #define DW_CT 32
+#define DW_PAIRS 0
 typedef struct {
   __m512i lo, hi;
 } dw_acc;

@@ -1,10 +1,14 @@
-/* SSE4.1: 8 channels per tile, int8 products in int16 lanes (|x·w| ≤ 2^14),
- * widened into two int32x4 accumulators. */
+/* SSE4.1: 8 channels per tile, two taps per step: the inputs of taps t and
+ * t+1 sign-extended to int16 and interleaved per channel, multiplied with
+ * the packed int16 weight pairs by pmaddwd, which also adds the two
+ * products (exact: |x·w| ≤ 2^14) into int32 lanes; two int32x4
+ * accumulators. */
 #include <smmintrin.h>
 
 #include "qs8-qc8w-dwconv.h"
 
 #define DW_CT 8
+#define DW_PAIRS 1
 typedef struct {
   __m128i lo, hi;
 } dw_acc;
@@ -20,12 +24,13 @@ static inline dw_prm dw_params(const tff_qs8_dwconv_params* p) {
 static inline dw_acc dw_init(const int32_t* b) {
   return (dw_acc){_mm_loadu_si128((const __m128i*)b), _mm_loadu_si128((const __m128i*)(b + 4))};
 }
-static inline dw_acc dw_mac(dw_acc acc, const int8_t* x, const int8_t* w) {
-  const __m128i vx = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)x));
-  const __m128i vw = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)w));
-  const __m128i p = _mm_mullo_epi16(vx, vw);
-  acc.lo = _mm_add_epi32(acc.lo, _mm_cvtepi16_epi32(p));
-  acc.hi = _mm_add_epi32(acc.hi, _mm_cvtepi16_epi32(_mm_unpackhi_epi64(p, p)));
+static inline dw_acc dw_mac(dw_acc acc, const int8_t* x0, const int8_t* x1, const int16_t* w) {
+  const __m128i a = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)x0));
+  const __m128i b = _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)x1));
+  const __m128i w0 = _mm_loadu_si128((const __m128i*)w);
+  const __m128i w1 = _mm_loadu_si128((const __m128i*)(w + 8));
+  acc.lo = _mm_add_epi32(acc.lo, _mm_madd_epi16(_mm_unpacklo_epi16(a, b), w0));
+  acc.hi = _mm_add_epi32(acc.hi, _mm_madd_epi16(_mm_unpackhi_epi16(a, b), w1));
   return acc;
 }
 /* lrintf = cvtps2dq under the default rounding mode (nearest even). */

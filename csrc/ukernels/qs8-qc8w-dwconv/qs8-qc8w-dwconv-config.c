@@ -7,25 +7,27 @@
 #include "cpu/cpu.h"
 
 /* The 9-, 25- and any-tap kernels of one ISA. */
-#define ENTRY(taps, n, tile, isa, bit) \
-  {tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_##taps##p##tile##c__##isa, \
-   "tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n}
-#define ENTRIES(tile, isa, bit) \
-  ENTRY(9, 9, tile, isa, bit), ENTRY(25, 25, tile, isa, bit), ENTRY(any, 0, tile, isa, bit)
+#define ENTRY(taps, n, tile, isa, bit, pairs, split)                                    \
+  {tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_##taps##p##tile##c__##isa,                  \
+   "tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n, \
+   pairs, split}
+#define ENTRIES(tile, isa, bit, pairs, split)                                                \
+  ENTRY(9, 9, tile, isa, bit, pairs, split), ENTRY(25, 25, tile, isa, bit, pairs, split), \
+      ENTRY(any, 0, tile, isa, bit, pairs, split)
 
 const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[] = {
-    ENTRIES(1, scalar, TFF_ISA_SCALAR),
+    ENTRIES(1, scalar, TFF_ISA_SCALAR, 0, 0),
 #if defined(TFF_BUILD_SSE41)
-    ENTRIES(8, sse41, TFF_ISA_SSE41),
+    ENTRIES(8, sse41, TFF_ISA_SSE41, 1, 0),
 #endif
 #if defined(TFF_BUILD_AVX2)
-    ENTRIES(16, avx2, TFF_ISA_AVX2),
+    ENTRIES(16, avx2, TFF_ISA_AVX2, 1, 1),
 #endif
 #if defined(TFF_BUILD_AVX512VNNI)
-    ENTRIES(32, avx512vnni, TFF_ISA_AVX512VNNI),
+    ENTRIES(32, avx512vnni, TFF_ISA_AVX512VNNI, 0, 0),
 #endif
 #if defined(TFF_BUILD_NEON)
-    ENTRIES(16, neon, TFF_ISA_NEON),
+    ENTRIES(16, neon, TFF_ISA_NEON, 0, 0),
 #endif
 };
 #undef ENTRIES
@@ -45,24 +47,32 @@ const tff_qs8_qc8w_dwconv_config* tff_qs8_qc8w_dwconv_select(uint32_t isa_mask, 
   return best; /* never NULL: the scalar any-tap kernel always fits */
 }
 
-size_t tff_qs8_qc8w_dwconv_packed_size(size_t channels, size_t taps, size_t tile) {
-  const size_t tiles = (channels + tile - 1) / tile;
-  return tiles * (tile * (sizeof(int32_t) + sizeof(float)) + ((taps * tile + 3) & ~(size_t)3));
+/* Bytes of one tile's weights. */
+static size_t weight_bytes(const tff_qs8_qc8w_dwconv_config* cfg, size_t taps) {
+  if (cfg->pairs) return (taps + 1) / 2 * cfg->tile * 2 * sizeof(int16_t);
+  return (taps * cfg->tile + 3) & ~(size_t)3;
 }
 
-void tff_qs8_qc8w_dwconv_pack(size_t channels, size_t taps, size_t tile, const int8_t* w,
-                              const int32_t* bias, int32_t input_zero_point,
-                              const float* scales, void* packed) {
-  const size_t wbytes = (taps * tile + 3) & ~(size_t)3;
+size_t tff_qs8_qc8w_dwconv_packed_size(const tff_qs8_qc8w_dwconv_config* cfg, size_t channels,
+                                       size_t taps) {
+  const size_t tile = cfg->tile, tiles = (channels + tile - 1) / tile;
+  return tiles * (tile * (sizeof(int32_t) + sizeof(float)) + weight_bytes(cfg, taps));
+}
+
+void tff_qs8_qc8w_dwconv_pack(const tff_qs8_qc8w_dwconv_config* cfg, size_t channels,
+                              size_t taps, const int8_t* w, const int32_t* bias,
+                              int32_t input_zero_point, const float* scales, void* packed) {
+  const size_t tile = cfg->tile, wbytes = weight_bytes(cfg, taps);
   char* p = (char*)packed;
   for (size_t c0 = 0; c0 < channels; c0 += tile) {
     int32_t* b = (int32_t*)p;
     int8_t* pw = (int8_t*)(p + tile * sizeof(int32_t));
+    int16_t* pw16 = (int16_t*)pw;
     float* s = (float*)(p + tile * sizeof(int32_t) + wbytes);
     memset(pw, 0, wbytes);
     const size_t start = channels < tile ? 0 : (c0 + tile <= channels ? c0 : channels - tile);
     for (size_t j = 0; j < tile; ++j) {
-      const size_t c = start + j;
+      const size_t c = start + (cfg->split ? j / 4 % 2 * 8 + j / 8 * 4 + j % 4 : j);
       if (c >= channels) {
         b[j] = 0;
         s[j] = 0.0f;
@@ -71,8 +81,12 @@ void tff_qs8_qc8w_dwconv_pack(size_t channels, size_t taps, size_t tile, const i
       /* uint32: the fold wraps like the accumulation does. */
       uint32_t sum = 0;
       for (size_t t = 0; t < taps; ++t) {
-        pw[t * tile + j] = w[t * channels + c];
-        sum += (uint32_t)(int32_t)w[t * channels + c];
+        const int8_t v = w[t * channels + c];
+        if (cfg->pairs)
+          pw16[(t / 2 * tile + j) * 2 + t % 2] = v;
+        else
+          pw[t * tile + j] = v;
+        sum += (uint32_t)(int32_t)v;
       }
       b[j] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) - (uint32_t)input_zero_point * sum);
       s[j] = scales[c];

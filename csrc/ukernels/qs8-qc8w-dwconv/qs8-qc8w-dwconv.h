@@ -17,8 +17,8 @@
  *                   pixel, consecutive, in filter (ky, kx) order; each
  *                   points at C int8 channels of one input pixel, or is
  *                   `zero` for a tap in the padding.
- *   weights         packed by tff_qs8_qc8w_dwconv_pack with this kernel's C
- *                   tile (layout below).
+ *   weights         packed by tff_qs8_qc8w_dwconv_pack for this kernel
+ *                   (layout below).
  *   output          int8, C values per pixel; after each pixel the pointer
  *                   advances by C + output_increment bytes.
  *   input_offset    bytes added to every input pointer except `zero`
@@ -33,8 +33,15 @@
  *
  * Packed weights, per tile of `tile` channels starting at channel
  * start = C < tile ? 0 : min(k·tile, C − tile) for tile k (zero past C):
- *   int32 bias'[tile]; int8 w[taps][tile] padded to a multiple of 4 bytes;
- *   float scale[tile]. */
+ *   int32 bias'[tile]; the weights; float scale[tile].
+ * The weights are, for a kernel without `pairs`, int8 w[taps][tile] padded
+ * to a multiple of 4 bytes; with `pairs`, int16 w[⌈taps/2⌉][tile][2]: taps
+ * 2i and 2i+1 of a channel side by side (0 for the tap past an odd count),
+ * the operand of one int16 pair multiply-add (pmaddwd) per channel.
+ * With `split` (16-channel tiles), tile positions 0-7 hold channels 0-3 and
+ * 8-11 and positions 8-15 channels 4-7 and 12-15 (of bias', weights and
+ * scale alike): the order AVX2's in-lane unpacks produce, which its in-lane
+ * packs undo. */
 #ifndef TFLITE_FAST_UKERNELS_QS8_QC8W_DWCONV_H_
 #define TFLITE_FAST_UKERNELS_QS8_QC8W_DWCONV_H_
 
@@ -59,6 +66,8 @@ typedef struct {
   uint32_t isa; /* TFF_ISA_* bit the kernel needs (0: scalar) */
   size_t tile;  /* channels per tile: the packing's `tile` */
   size_t taps;
+  int pairs;    /* weights as int16 tap pairs (else int8 per tap) */
+  int split;    /* channels in AVX2's in-lane order (below) */
 } tff_qs8_qc8w_dwconv_config;
 
 extern const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[];
@@ -69,14 +78,15 @@ extern const int tff_qs8_qc8w_dwconv_num_configs;
 const tff_qs8_qc8w_dwconv_config* tff_qs8_qc8w_dwconv_select(uint32_t isa_mask, size_t taps);
 
 /* Bytes of the packed weights for `channels` channels and `taps` taps. */
-size_t tff_qs8_qc8w_dwconv_packed_size(size_t channels, size_t taps, size_t tile);
+size_t tff_qs8_qc8w_dwconv_packed_size(const tff_qs8_qc8w_dwconv_config* cfg, size_t channels,
+                                       size_t taps);
 
 /* w: [taps][channels] (TFLite's [1, kh, kw, C] filter); bias: C int32 or
  * NULL; input_zero_point: z_x; scales: C float requantization scales
  * s_x·s_w[c]/s_y. */
-void tff_qs8_qc8w_dwconv_pack(size_t channels, size_t taps, size_t tile, const int8_t* w,
-                              const int32_t* bias, int32_t input_zero_point,
-                              const float* scales, void* packed);
+void tff_qs8_qc8w_dwconv_pack(const tff_qs8_qc8w_dwconv_config* cfg, size_t channels,
+                              size_t taps, const int8_t* w, const int32_t* bias,
+                              int32_t input_zero_point, const float* scales, void* packed);
 
 #define TFF_QS8_DW_DECLARE(tile, isa)                                                   \
   void tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_9p##tile##c__##isa(                     \
