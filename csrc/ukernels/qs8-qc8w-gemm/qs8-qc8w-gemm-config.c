@@ -76,24 +76,38 @@ size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr,
   return round_up(nc, nr) / nr * block_size(ks, kc, nr, kr);
 }
 
+/* n (<= 8) bytes; the common full chunks as one move each. */
+static inline void copy_chunk(int8_t* d, const int8_t* s, size_t n) {
+  switch (n) {
+    case 8: memcpy(d, s, 8); break;
+    case 4: memcpy(d, s, 4); break;
+    case 2: memcpy(d, s, 2); break;
+    default:
+      for (size_t i = 0; i < n; ++i) d[i] = s[i];
+  }
+}
+
+/* Per block: zero the weights when there is padding (past kc or nc), then
+ * each channel's taps in chunks of KR, read in order. */
 void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
                             const int8_t* k, const float* scale, int per_channel, void* packed) {
   const size_t kcp = round_up(kc, kr);
   char* blk = (char*)packed;
   for (size_t n0 = 0; n0 < nc; n0 += nr, blk += block_size(ks, kc, nr, kr)) {
     int8_t* w = (int8_t*)(blk + nr * sizeof(int32_t));
-    for (size_t t = 0; t < ks; ++t) {
-      for (size_t k0 = 0; k0 < kcp; k0 += kr) {
-        for (size_t j = 0; j < nr; ++j) {
-          for (size_t i = 0; i < kr; ++i) {
-            const size_t n = n0 + j, ki = k0 + i;
-            *w++ = n < nc && ki < kc ? k[(n * ks + t) * kc + ki] : 0;
-          }
-        }
+    const size_t rows = nc - n0 < nr ? nc - n0 : nr;
+    if (rows < nr || kcp != kc) memset(w, 0, ks * kcp * nr);
+    for (size_t j = 0; j < rows; ++j) {
+      const int8_t* src = k + (n0 + j) * ks * kc;
+      for (size_t t = 0; t < ks; ++t, src += kc) {
+        int8_t* dst = w + t * kcp * nr + j * kr;
+        for (size_t k0 = 0; k0 < kc; k0 += kr, dst += nr * kr)
+          copy_chunk(dst, src + k0, kc - k0 < kr ? kc - k0 : kr);
       }
     }
+    w += ks * kcp * nr;
     for (size_t j = 0; j < nr; ++j) {
-      const float s = n0 + j < nc ? scale[per_channel ? n0 + j : 0] : 0.0f;
+      const float s = j < rows ? scale[per_channel ? n0 + j : 0] : 0.0f;
       memcpy(w + j * sizeof(float), &s, sizeof(float));
     }
   }
