@@ -24,6 +24,11 @@ static inline __m256i load_w(const int8_t* w) {
   return _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)w));
 }
 
+/* GCC reassociates the unrolled integer sums into a tree of all products
+ * first, which spills most of them to the stack; an empty asm on each
+ * accumulator after each step keeps the running sums in registers. */
+#define TFF_KEEP(v) __asm__("" : "+x"(v))
+
 /* Adds pair q (0..3) of every row's xv times the next 16 channels' pair. */
 #define TFF_C2_STEP(q)                                                              \
   do {                                                                               \
@@ -34,14 +39,21 @@ static inline __m256i load_w(const int8_t* w) {
       const __m256i xp = _mm256_shuffle_epi32(xv[i], (q) * 0x55);                    \
       acc[i][0] = _mm256_add_epi32(acc[i][0], _mm256_madd_epi16(xp, w0));           \
       acc[i][1] = _mm256_add_epi32(acc[i][1], _mm256_madd_epi16(xp, w1));           \
+      TFF_KEEP(acc[i][0]);                                                           \
+      TFF_KEEP(acc[i][1]);                                                           \
     }                                                                                \
   } while (0)
 
-/* 8 channels of int32 requantized, still int32 and less the zero point. */
-static inline __m256i requant(__m256i acc, __m256 scale, __m256 lo, __m256 hi) {
-  __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), scale);
-  f = _mm256_min_ps(_mm256_max_ps(f, lo), hi);
-  return _mm256_cvtps_epi32(f);
+/* 16 channels of int32 requantized to int16 [c0-3 c8-11 | c4-7 c12-15],
+ * clamped above only: rounding is monotonic and the lower bound an integer,
+ * so the lower clamp can follow in int8 (the scalar twin clamps both in
+ * float; the results are the same). */
+static inline __m256i requant16(__m256i acc0, __m256i acc1, __m256 s0, __m256 s1, __m256 hi,
+                                __m256i zp) {
+  const __m256 f0 = _mm256_min_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(acc0), s0), hi);
+  const __m256 f1 = _mm256_min_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(acc1), s1), hi);
+  return _mm256_adds_epi16(_mm256_packs_epi32(_mm256_cvtps_epi32(f0), _mm256_cvtps_epi32(f1)),
+                           zp);
 }
 
 /* Stores the first n (< 16) bytes of v. */
@@ -71,8 +83,9 @@ TFF_QS8_QC8W_GEMM_BODY(gemm) {
   const int8_t* const* ar[4];
   int8_t* cr[4];
   tff_qs8_gemm_rows(MR, mr, a, ks, c, cm_stride, ar, cr);
-  const __m256 lo = _mm256_set1_ps(p->min_less_zp), hi = _mm256_set1_ps(p->max_less_zp);
+  const __m256 hi = _mm256_set1_ps(p->max_less_zp);
   const __m256i zp = _mm256_set1_epi16((int16_t)p->zp);
+  const __m256i lo = _mm256_set1_epi8((int8_t)((int32_t)p->min_less_zp + p->zp));
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
   const int8_t* pw = (const int8_t*)w;
   for (size_t n0 = 0; n0 < nc; n0 += 16) {
@@ -109,18 +122,22 @@ TFF_QS8_QC8W_GEMM_BODY(gemm) {
     const __m256 s0 = _mm256_loadu_ps((const float*)pw), s1 = _mm256_loadu_ps((const float*)pw + 8);
     pw += 16 * sizeof(float);
     const size_t n = nc - n0;
-    /* Highest row first: aliased rows past mr hold the same values. */
+    /* Two rows at a time, highest first: aliased rows past mr hold the same
+     * values. Bytes [a0-3 a8-11 b0-3 b8-11 | a4-7 a12-15 b4-7 b12-15]
+     * permuted to row a, then row b. */
     TFF_UNROLL
-    for (size_t i = MR; i-- > 0;) {
-      /* int16 [c0-3 c8-11 | c4-7 c12-15]; in range, so adding zp is exact */
-      const __m256i s16 = _mm256_add_epi16(
-          _mm256_packs_epi32(requant(acc[i][0], s0, lo, hi), requant(acc[i][1], s1, lo, hi)), zp);
-      const __m256i s8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(s16, s16), order);
-      const __m128i out = _mm256_castsi256_si128(s8); /* c0 .. c15 */
-      if (n >= 16)
-        _mm_storeu_si128((__m128i*)(cr[i] + n0), out);
-      else
-        store_part(cr[i] + n0, out, n);
+    for (size_t i = MR; i >= 2; i -= 2) {
+      const __m256i a = requant16(acc[i - 1][0], acc[i - 1][1], s0, s1, hi, zp);
+      const __m256i b = requant16(acc[i - 2][0], acc[i - 2][1], s0, s1, hi, zp);
+      const __m256i ab = _mm256_permutevar8x32_epi32(
+          _mm256_max_epi8(_mm256_packs_epi16(a, b), lo), order);
+      if (n >= 16) {
+        _mm_storeu_si128((__m128i*)(cr[i - 1] + n0), _mm256_castsi256_si128(ab));
+        _mm_storeu_si128((__m128i*)(cr[i - 2] + n0), _mm256_extracti128_si256(ab, 1));
+      } else {
+        store_part(cr[i - 1] + n0, _mm256_castsi256_si128(ab), n);
+        store_part(cr[i - 2] + n0, _mm256_extracti128_si256(ab, 1), n);
+      }
     }
   }
 }
