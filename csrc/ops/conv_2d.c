@@ -305,8 +305,14 @@ typedef struct {
   const int8_t* image;
 } ColsJob;
 
-/* n bytes, 8 at a time while they last (no library call for a few bytes). */
+/* n bytes, 8 at a time (no library call for a few bytes); 8..16 bytes as
+ * two overlapping moves. */
 static inline int8_t* copy_bytes(int8_t* dst, const int8_t* src, size_t n) {
+  if (n >= 8 && n <= 16) {
+    memcpy(dst, src, 8);
+    memcpy(dst + n - 8, src + n - 8, 8);
+    return dst + n;
+  }
   for (; n >= 8; n -= 8, src += 8, dst += 8) memcpy(dst, src, 8);
   for (size_t i = 0; i < n; ++i) dst[i] = src[i];
   return dst + n;
