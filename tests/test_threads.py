@@ -14,7 +14,7 @@ import oracle
 
 MODELS = ["seed_dense_int8", "seed_dense_float", "small_cnn_int8", "small_cnn_float",
           "kws_dscnn_int8", "kws_dscnn_float", "mobilenet_v3_small_int8",
-          "mobilenet_v3_small_float"]
+          "mobilenet_v3_small_float", "mobilenet_v2_int8"]
 
 
 def _inputs(it, seed):
@@ -57,6 +57,46 @@ def test_outputs_identical_for_every_thread_count(name):
             for g, e in zip(got, w):
                 assert g.dtype == e.dtype and g.shape == e.shape
                 assert g.tobytes() == e.tobytes(), f"{name}: num_threads={threads} differs"
+
+
+# Single CONV_2D / FULLY_CONNECTED layers whose row tiles, channel blocks and im2col rows
+# split unevenly over threads: (op, kind, shape parameters).
+LAYERS = [
+    ("CONV_2D", "int8", dict(n=2, h=23, w=19, cin=3, cout=37, kh=3, kw=3, stride=(2, 2))),
+    ("CONV_2D", "int8", dict(n=1, h=17, w=13, cin=16, cout=45, kh=1, kw=1, stride=(1, 1))),
+    ("CONV_2D", "int8", dict(n=1, h=9, w=11, cin=150, cout=21, kh=1, kw=1, stride=(1, 1))),
+    ("CONV_2D", "int8", dict(n=1, h=12, w=10, cin=8, cout=24, kh=3, kw=3, stride=(1, 1))),
+    ("CONV_2D", "float", dict(n=1, h=15, w=14, cin=5, cout=19, kh=3, kw=3, stride=(1, 2))),
+    ("FULLY_CONNECTED", "int8", dict(lead=[1], k=300, n=1001)),
+    ("FULLY_CONNECTED", "int8", dict(lead=[5], k=40, n=77)),
+    ("FULLY_CONNECTED", "float", dict(lead=[1], k=129, n=333)),
+]
+
+
+def _layer(op, kind, shape, seed):
+    from test_ops_conv import ACTS, build
+    from test_ops_fc import build_fc
+    rng = np.random.default_rng(seed)
+    if op == "FULLY_CONNECTED":
+        return build_fc(kind, bias=True, act=ACTS[1], keep=False, rng=rng, zx=3, zy=-2, **shape)
+    return build(op, kind, dilation=(1, 1), same=True, act=ACTS[2], bias=True, rng=rng, zx=-7,
+                 zy=5, **shape)
+
+
+@pytest.mark.parametrize("op,kind,shape", LAYERS)
+def test_layer_identical_for_every_thread_count(op, kind, shape):
+    """Each thread count gives the same bytes, and those match the oracle."""
+    model, inputs = _layer(op, kind, shape, seed=len(str(shape)))
+    tff = oracle.ours_module()
+    outs = []
+    for threads in (1, 2, 3):
+        it = tff.Interpreter(model_content=model, num_threads=threads)
+        it.allocate_tensors()
+        outs.append(_run(it, list(zip([d["index"] for d in it.get_input_details()], inputs))))
+    for threads, got in zip((2, 3), outs[1:]):
+        for g, e in zip(got, outs[0]):
+            assert g.tobytes() == e.tobytes(), f"{op} {kind}: num_threads={threads} differs"
+    oracle.check(model, inputs, "default")
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -35,6 +35,7 @@ typedef struct {
   tff_gemm gemm;
   const void** ind;    /* [out_h·out_w][taps] input pointers of each output pixel */
   const char* ind_image; /* the image ind points into (NULL: not built) */
+  int8_t* cols;        /* im2col: [out_h·out_w][taps·in_c], rows of ind (see alloc_gemm) */
   int int16;           /* 16x8: int16 activations, the reference loop below */
   tff_rq16 rq16;
 } OpData;
@@ -48,6 +49,7 @@ static void release(OpData* d) {
   free(d->pad);
   free(d->wscales);
   free(d->ind);
+  free(d->cols);
   tff_gemm_free(&d->gemm);
   tff_requant_free(&d->rq);
   tff_rq16_free(&d->rq16);
@@ -66,19 +68,30 @@ static void free_data(TfLiteContext* ctx, void* data) {
 }
 
 /* The ukernel path: kernel, packed weights (and bias or folded zero point
- * when constant), indirection buffer and zero-point padding. */
+ * when constant), indirection buffer and zero-point padding. An ungrouped
+ * int8 conv of few input channels (the 3-channel first layer) runs instead
+ * as a GEMM of one row per pixel holding all its taps (im2col, rebuilt each
+ * invoke): kc = taps·in_c is padded to the kernel's KR once, not per tap. */
 static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
                                const TfLiteTensor* filter, const TfLiteTensor* bias) {
-  const size_t ks = (size_t)d->g.k_h * d->g.k_w, pixels = (size_t)d->g.out_h * d->g.out_w;
+  const size_t taps = (size_t)d->g.k_h * d->g.k_w, pixels = (size_t)d->g.out_h * d->g.out_w;
   const int is_f32 = d->kind == TFF_CONV_FLOAT;
-  TF_LITE_ENSURE_MSG(ctx, pixels * d->groups <= INT_MAX && pixels <= SIZE_MAX / 8 / ks,
+  const int cols =
+      !is_f32 && d->groups == 1 && taps > 1 && d->cin_g < 8 && taps * d->cin_g <= 128;
+  const size_t ks = cols ? 1 : taps, kc = cols ? taps * d->cin_g : (size_t)d->cin_g;
+  TF_LITE_ENSURE_MSG(ctx, pixels * d->groups <= INT_MAX && pixels <= SIZE_MAX / 8 / taps,
                      OP ": output of %zu pixels is too large", pixels);
   TF_LITE_ENSURE_OK(ctx, tff_gemm_prepare(ctx, OP, &d->gemm, is_f32, pixels, d->groups,
-                                          (size_t)d->cout_g, ks, (size_t)d->cin_g));
+                                          (size_t)d->cout_g, ks, kc));
   d->ind = malloc(pixels * ks * sizeof(void*));
   d->pad = calloc((size_t)d->g.in_c, is_f32 ? sizeof(float) : 1);
   TF_LITE_ENSURE_MSG(ctx, d->ind && d->pad, OP ": out of memory");
   if (!is_f32) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
+  if (cols) {
+    d->cols = malloc(pixels * kc);
+    TF_LITE_ENSURE_MSG(ctx, d->cols, OP ": out of memory");
+    for (size_t p = 0; p < pixels; ++p) d->ind[p] = d->cols + p * kc;
+  }
   return tff_gemm_pack(ctx, OP, &d->gemm, in, filter, bias, &d->rq, d->lo, d->hi);
 }
 
@@ -287,6 +300,55 @@ static void hybrid_per_pixel(OpData* d, const float* in, size_t pixels, const fl
   }
 }
 
+typedef struct {
+  const OpData* d;
+  const int8_t* image;
+} ColsJob;
+
+/* n bytes, 8 at a time (no library call for a few bytes); 8..16 bytes as
+ * two overlapping moves. */
+static inline int8_t* copy_bytes(int8_t* dst, const int8_t* src, size_t n) {
+  if (n >= 8 && n <= 16) {
+    memcpy(dst, src, 8);
+    memcpy(dst + n - 8, src + n - 8, 8);
+    return dst + n;
+  }
+  for (; n >= 8; n -= 8, src += 8, dst += 8) memcpy(dst, src, 8);
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i];
+  return dst + n;
+}
+
+/* Output rows [y0, y1) of the im2col matrix: each pixel's taps in filter
+ * order, a filter row's taps in one copy when they are adjacent pixels of
+ * the image (dilation 1, all inside), else tap by tap (padding taps copy
+ * the input's zero point). */
+static void cols_task(void* arg, int y0, int y1) {
+  const ColsJob* j = (const ColsJob*)arg;
+  const tff_conv_geom* g = &j->d->g;
+  const size_t c = (size_t)g->in_c;
+  const int8_t* pad = (const int8_t*)j->d->pad;
+  int8_t* row = j->d->cols + (size_t)y0 * g->out_w * g->k_h * g->k_w * c;
+  for (int oy = y0; oy < y1; ++oy) {
+    for (int ox = 0; ox < g->out_w; ++ox) {
+      const int iy0 = oy * g->stride_h - g->pad_t, ix0 = ox * g->stride_w - g->pad_l;
+      const int ix1 = ix0 + (g->k_w - 1) * g->dil_w;
+      for (int ky = 0; ky < g->k_h; ++ky) {
+        const int iy = iy0 + ky * g->dil_h, row_in = iy >= 0 && iy < g->in_h;
+        const int8_t* line = row_in ? j->image + (size_t)iy * g->in_w * c : pad;
+        if (row_in && g->dil_w == 1 && ix0 >= 0 && ix1 < g->in_w) {
+          row = copy_bytes(row, line + (size_t)ix0 * c, (size_t)g->k_w * c);
+          continue;
+        }
+        for (int kx = 0; kx < g->k_w; ++kx) {
+          const int ix = ix0 + kx * g->dil_w;
+          const int inside = row_in && ix >= 0 && ix < g->in_w;
+          row = copy_bytes(row, inside ? line + (size_t)ix * c : pad, c);
+        }
+      }
+    }
+  }
+}
+
 /* The ukernel path, image by image. */
 static void eval_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
                       const TfLiteTensor* filter, const TfLiteTensor* bias, TfLiteTensor* out) {
@@ -297,7 +359,10 @@ static void eval_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
   const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c * esz;
   for (int b = 0; b < g->batches; ++b) {
     const char* image = in->data.raw + b * in_image;
-    if (image != d->ind_image) {
+    if (d->cols) {
+      ColsJob j = {d, (const int8_t*)image};
+      tff_parallel_for(ctx, g->out_h, 1, cols_task, &j);
+    } else if (image != d->ind_image) {
       for (int oy = 0, p = 0; oy < g->out_h; ++oy)
         for (int ox = 0; ox < g->out_w; ++ox, ++p)
           tff_conv_taps(g, image, g->in_c * esz, d->pad, oy, ox, d->ind + p * ks);

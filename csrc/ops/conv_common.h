@@ -454,13 +454,32 @@ static inline void tff_igemm_s8(int n, int ntaps, int cin, const void* const* ta
   }
 }
 
+/* Σ of n int8, wrapping: 8 bytes at a time, biased to unsigned (x ^ 0x80 is
+ * x + 128), in four 16-bit lanes of at most 32·2·255 after 32 steps; their
+ * total (< 2^16) is gathered by the multiply. Prepare sums every weight, and
+ * -O2 does not vectorize a byte loop. */
+static inline uint32_t tff_sum_s8(const int8_t* x, size_t n) {
+  const uint64_t lo8 = 0x00ff00ff00ff00ffull;
+  uint32_t total = 0;
+  size_t i = 0;
+  while (n - i >= 8) {
+    uint64_t lanes = 0;
+    size_t steps = 0;
+    for (; steps < 32 && n - i >= 8; ++steps, i += 8) {
+      uint64_t v;
+      memcpy(&v, x + i, 8);
+      v ^= 0x8080808080808080ull;
+      lanes += (v & lo8) + ((v >> 8) & lo8);
+    }
+    total += (uint32_t)((lanes * 0x0001000100010001ull) >> 48) - 1024u * (uint32_t)steps;
+  }
+  for (; i < n; ++i) total += (uint32_t)x[i];
+  return total;
+}
+
 /* sums[c] = Σ_i w[c][i] over a row-major [n][k] int8 matrix. */
 static inline void tff_row_sums_s8(int n, int k, const int8_t* w, int32_t* sums) {
-  for (int c = 0; c < n; ++c) {
-    uint32_t s = 0;
-    for (int i = 0; i < k; ++i) s += (uint32_t)w[(size_t)c * k + i];
-    sums[c] = (int32_t)s;
-  }
+  for (int c = 0; c < n; ++c) sums[c] = (int32_t)tff_sum_s8(w + (size_t)c * k, (size_t)k);
 }
 
 /* init[c] = bias[c] − z·sums[c] (bias may be NULL), wrapping like the GEMM. */
@@ -499,8 +518,9 @@ static inline void tff_gemm_free(tff_gemm* g) {
   memset(g, 0, sizeof(*g));
 }
 
-/* Picks the kernel of the best effective ISA (its 1-row variant when m is 1)
- * and allocates its packed weights. */
+/* Picks the kernel of the best effective ISA (its 1-row variant when m is 1;
+ * int8: its small-kc kernel when kc is small) and allocates its packed
+ * weights. */
 static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, tff_gemm* g,
                                             int is_f32, size_t m, int groups, size_t nc,
                                             size_t ks, size_t kc) {
@@ -516,7 +536,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = sizeof(float);
     g->group_bytes = tff_f32_gemm_packed_size(nc, ks, kc, g->nr) * sizeof(float);
   } else {
-    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m);
+    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, kc, nc);
     g->mr = g->qs8->mr;
     g->nr = g->qs8->nr;
     g->esz = 1;

@@ -16,6 +16,8 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2", TFF_ISA_AVX2, 4, 8, 8, 0},
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2", TFF_ISA_AVX2, 1, 8, 8, 0},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c2__avx2,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c2__avx2", TFF_ISA_AVX2, 4, 16, 2, 0, 128},
 #endif
 #if TFF_BUILD_AVX512VNNI
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni,
@@ -41,12 +43,23 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
 const int tff_qs8_qc8w_gemm_num_configs =
     (int)(sizeof(tff_qs8_qc8w_gemm_configs) / sizeof(tff_qs8_qc8w_gemm_configs[0]));
 
-const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m) {
+/* kc_max and the NR rule measured with bench/bench_ukernels.py (AMD Zen 3):
+ * 4x16c2 beats 4x8c8 up to kc 64 on any nc, up to kc 128 when no channels
+ * are padded. */
+static int small_kc_fits(const tff_qs8_qc8w_gemm_config* c, size_t m, size_t kc, size_t nc) {
+  return c->kc_max != 0 && m > 1 &&
+         (kc <= c->kc_max / 2u || (kc <= c->kc_max && nc % c->nr == 0));
+}
+
+const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m,
+                                                         size_t kc, size_t nc) {
   const tff_qs8_qc8w_gemm_config* best = &tff_qs8_qc8w_gemm_configs[0];
   for (int i = 1; i < tff_qs8_qc8w_gemm_num_configs; ++i) {
     const tff_qs8_qc8w_gemm_config* c = &tff_qs8_qc8w_gemm_configs[i];
     if ((isa_mask & c->isa) != c->isa || c->isa < best->isa) continue;
-    const int fits = m == 1 ? c->mr < best->mr : c->mr > best->mr;
+    if (c->kc_max != 0 && !small_kc_fits(c, m, kc, nc)) continue;
+    if (small_kc_fits(best, m, kc, nc) && c->isa == best->isa) continue;
+    const int fits = c->kc_max != 0 || (m == 1 ? c->mr < best->mr : c->mr > best->mr);
     if (c->isa > best->isa || fits) best = c;
   }
   return best;
@@ -63,24 +76,38 @@ size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr,
   return round_up(nc, nr) / nr * block_size(ks, kc, nr, kr);
 }
 
+/* n (<= 8) bytes; the common full chunks as one move each. */
+static inline void copy_chunk(int8_t* d, const int8_t* s, size_t n) {
+  switch (n) {
+    case 8: memcpy(d, s, 8); break;
+    case 4: memcpy(d, s, 4); break;
+    case 2: memcpy(d, s, 2); break;
+    default:
+      for (size_t i = 0; i < n; ++i) d[i] = s[i];
+  }
+}
+
+/* Per block: zero the weights when there is padding (past kc or nc), then
+ * each channel's taps in chunks of KR, read in order. */
 void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
                             const int8_t* k, const float* scale, int per_channel, void* packed) {
   const size_t kcp = round_up(kc, kr);
   char* blk = (char*)packed;
   for (size_t n0 = 0; n0 < nc; n0 += nr, blk += block_size(ks, kc, nr, kr)) {
     int8_t* w = (int8_t*)(blk + nr * sizeof(int32_t));
-    for (size_t t = 0; t < ks; ++t) {
-      for (size_t k0 = 0; k0 < kcp; k0 += kr) {
-        for (size_t j = 0; j < nr; ++j) {
-          for (size_t i = 0; i < kr; ++i) {
-            const size_t n = n0 + j, ki = k0 + i;
-            *w++ = n < nc && ki < kc ? k[(n * ks + t) * kc + ki] : 0;
-          }
-        }
+    const size_t rows = nc - n0 < nr ? nc - n0 : nr;
+    if (rows < nr || kcp != kc) memset(w, 0, ks * kcp * nr);
+    for (size_t j = 0; j < rows; ++j) {
+      const int8_t* src = k + (n0 + j) * ks * kc;
+      for (size_t t = 0; t < ks; ++t, src += kc) {
+        int8_t* dst = w + t * kcp * nr + j * kr;
+        for (size_t k0 = 0; k0 < kc; k0 += kr, dst += nr * kr)
+          copy_chunk(dst, src + k0, kc - k0 < kr ? kc - k0 : kr);
       }
     }
+    w += ks * kcp * nr;
     for (size_t j = 0; j < nr; ++j) {
-      const float s = n0 + j < nc ? scale[per_channel ? n0 + j : 0] : 0.0f;
+      const float s = j < rows ? scale[per_channel ? n0 + j : 0] : 0.0f;
       memcpy(w + j * sizeof(float), &s, sizeof(float));
     }
   }

@@ -52,6 +52,7 @@ TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x4__scalar)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2)
+TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c2__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon)
@@ -67,14 +68,18 @@ typedef struct {
   uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
   uint8_t mr, nr, kr;
   int32_t izp_extra;
+  uint16_t kc_max; /* 0: any kc; else a small-kc kernel (see _select) */
 } tff_qs8_qc8w_gemm_config;
 
 /* Every kernel this build compiled, scalar first. */
 extern const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[];
 extern const int tff_qs8_qc8w_gemm_num_configs;
-/* The kernel of the best ISA in `isa_mask` (scalar when none fits): its
- * 1-row variant (GEMV) when m is 1 and there is one, else its tallest. */
-const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m);
+/* The kernel of the best ISA in `isa_mask` (scalar when none fits) for m
+ * rows of nc channels of kc per tap: its small-kc kernel when m > 1 and kc
+ * is at most half its kc_max (or at most kc_max with nc a multiple of its
+ * NR), else its 1-row variant (GEMV) when m is 1, else its tallest. */
+const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m,
+                                                         size_t kc, size_t nc);
 
 /* Bytes of packed weights for nc channels of ks taps of kc. */
 size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr);
@@ -115,11 +120,23 @@ static inline __attribute__((always_inline)) void tff_qs8_gemm_rows(
   }
 
 /* The last n (< 8) values of a row, zero-filled, never reading past it,
- * little-endian. A loop, not memcpy: a library call in the inner loop would
- * spill every vector register. */
+ * little-endian: at most three loads (fixed-size memcpy compiles to a mov). */
 static inline uint64_t tff_qs8_load_tail8(const int8_t* x, size_t n) {
   uint64_t v = 0;
-  for (size_t i = 0; i < n; ++i) v |= (uint64_t)(uint8_t)x[i] << (8 * i);
+  size_t o = 0;
+  if (n & 4) {
+    uint32_t t;
+    memcpy(&t, x, 4);
+    v = t;
+    o = 4;
+  }
+  if (n & 2) {
+    uint16_t t;
+    memcpy(&t, x + o, 2);
+    v |= (uint64_t)t << (8 * o);
+    o += 2;
+  }
+  if (n & 1) v |= (uint64_t)(uint8_t)x[o] << (8 * o);
   return v;
 }
 
