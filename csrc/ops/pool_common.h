@@ -68,6 +68,14 @@ static inline TfLiteStatus tff_pool_prepare(TfLiteContext* ctx, TfLiteNode* node
   return tff_resize_output(ctx, out, 4, dims);
 }
 
+/* The in-image window [lo, hi) of output index o along one axis. */
+static inline void tff_pool_span(int o, int stride, int pad, int filter, int size, int* lo,
+                                 int* hi) {
+  const int s = o * stride - pad;
+  *lo = s > 0 ? s : 0;
+  *hi = s + filter < size ? s + filter : size;
+}
+
 /* Runs kernel k over every output pixel; elem is the element size in bytes. */
 static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void* input,
                                 void* output, const tff_pool_kernel* k, const void* op) {
@@ -77,13 +85,10 @@ static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void*
   for (int b = 0; b < g->batches; ++b) {
     const char* image = (const char*)input + (size_t)b * g->in_h * row;
     for (int oy = 0; oy < g->out_h; ++oy) {
-      const int ys = oy * g->stride_h - g->pad_h;
-      const int y0 = ys > 0 ? ys : 0;
-      const int y1 = ys + g->filter_h < g->in_h ? ys + g->filter_h : g->in_h;
+      int y0, y1, x0, x1;
+      tff_pool_span(oy, g->stride_h, g->pad_h, g->filter_h, g->in_h, &y0, &y1);
       for (int ox = 0; ox < g->out_w; ++ox) {
-        const int xs = ox * g->stride_w - g->pad_w;
-        const int x0 = xs > 0 ? xs : 0;
-        const int x1 = xs + g->filter_w < g->in_w ? xs + g->filter_w : g->in_w;
+        tff_pool_span(ox, g->stride_w, g->pad_w, g->filter_w, g->in_w, &x0, &x1);
         k->begin(op, g->channels, out);
         for (int y = y0; y < y1; ++y) {
           for (int x = x0; x < x1; ++x) k->tap(op, image + y * row + x * pixel, g->channels, out);
