@@ -36,7 +36,7 @@ static int float_op(const tff_subgraph* sg, const TfLiteNode* n) {
 }
 
 void tff_fuse_activations(tff_subgraph* sg) {
-  free(sg->alias);
+  TfLiteIntArrayFree(sg->alias);
   sg->alias = NULL;
   /* Every tensor stays observable with preserve_all_tensors; a delegate
    * owns its own graph (and may share no buffers). */
@@ -44,9 +44,10 @@ void tff_fuse_activations(tff_subgraph* sg) {
   const int nt = sg->num_tensors;
   int* producer = (int*)malloc(sizeof(int) * (size_t)(nt ? nt : 1));
   int* readers = (int*)calloc((size_t)(nt ? nt : 1), sizeof(int));
-  int* alias = (int*)malloc(sizeof(int) * (size_t)(nt ? nt : 1));
+  /* Sized now: prepare may add tensors (scratch) past these. */
+  TfLiteIntArray* alias = TfLiteIntArrayCreate(nt);
   if (!producer || !readers || !alias) goto done; /* no fusion: still correct */
-  for (int t = 0; t < nt; ++t) producer[t] = alias[t] = -1;
+  for (int t = 0; t < nt; ++t) producer[t] = alias->data[t] = -1;
   for (int s = 0; s < sg->plan->size; ++s) {
     const TfLiteNode* n = &sg->nodes[sg->plan->data[s]];
     for (int k = 0; k < n->outputs->size; ++k)
@@ -75,7 +76,7 @@ void tff_fuse_activations(tff_subgraph* sg) {
         (*act != kTfLiteActNone && *act != want))
       continue;
     *act = want;
-    alias[relu->outputs->data[0]] = t;
+    alias->data[relu->outputs->data[0]] = t;
     fused = 1;
   }
   if (fused) {
@@ -85,18 +86,18 @@ void tff_fuse_activations(tff_subgraph* sg) {
 done:
   free(producer);
   free(readers);
-  free(alias);
+  TfLiteIntArrayFree(alias);
 }
 
 void tff_fuse_lifetimes(tff_subgraph* sg, int* first, int* last) {
   if (sg->alias == NULL) return;
-  for (int r = 0; r < sg->num_tensors; ++r) {
-    const int t = sg->alias[r];
+  for (int r = 0; r < sg->alias->size; ++r) {
+    const int t = sg->alias->data[r];
     if (t < 0) continue;
     const TfLiteTensor *tt = &sg->tensors[t], *rt = &sg->tensors[r];
     if (tt->allocation_type != kTfLiteArenaRw || rt->allocation_type != kTfLiteArenaRw ||
         tt->bytes != rt->bytes || first[r] < 0 || first[t] < 0) {
-      sg->alias[r] = -1;
+      sg->alias->data[r] = -1;
       continue;
     }
     if (last[r] > last[t]) last[t] = last[r];
@@ -106,6 +107,6 @@ void tff_fuse_lifetimes(tff_subgraph* sg, int* first, int* last) {
 
 void tff_fuse_bind(tff_subgraph* sg) {
   if (sg->alias == NULL) return;
-  for (int r = 0; r < sg->num_tensors; ++r)
-    if (sg->alias[r] >= 0) sg->tensors[r].data.raw = sg->tensors[sg->alias[r]].data.raw;
+  for (int r = 0; r < sg->alias->size; ++r)
+    if (sg->alias->data[r] >= 0) sg->tensors[r].data.raw = sg->tensors[sg->alias->data[r]].data.raw;
 }

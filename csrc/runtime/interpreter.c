@@ -405,7 +405,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->inputs);
   TfLiteIntArrayFree(sg->outputs);
   free(sg->arena);
-  free(sg->alias);
+  TfLiteIntArrayFree(sg->alias);
   free(sg->entries);
   free(sg->prof_ns);
   free(sg->prof_count);
