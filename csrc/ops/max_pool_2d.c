@@ -11,83 +11,6 @@ typedef struct OpData {
   int32_t qlo, qhi;   /* int8 activation bounds */
 } OpData;
 
-/* Float: each output pixel 16 (then 4) channels at a time, the running max
- * in 4-lane vectors (GCC/Clang vector extensions: SSE2 or NEON code without an
- * ISA file; -O2 does not vectorize these loops by itself). Starts at -inf
- * and takes a tap only when it is greater, so a NaN tap is skipped, as in
- * TFLite's kernel; the last channels (fewer than 4) run the same in scalars. */
-typedef float tff_v4f __attribute__((vector_size(16)));
-typedef int32_t tff_v4i __attribute__((vector_size(16)));
-
-static inline tff_v4f tff_v4_select(tff_v4i m, tff_v4f a, tff_v4f b) {
-  return (tff_v4f)((m & (tff_v4i)a) | (~m & (tff_v4i)b));
-}
-
-static inline tff_v4f tff_v4_load(const float* p) {
-  tff_v4f v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-/* NV (1 or 4, a constant after inlining) vectors of channels at `image`. */
-static inline __attribute__((always_inline)) void max_f32_vecs(const tff_pool_geom* g,
-                                                               const float* image, int y0,
-                                                               int y1, int x0, int x1,
-                                                               const int NV, float* out) {
-  tff_v4f acc[4];
-  _Pragma("GCC unroll 4")
-  for (int j = 0; j < NV; ++j) acc[j] = (tff_v4f){-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-  for (int y = y0; y < y1; ++y) {
-    for (int x = x0; x < x1; ++x) {
-      const float* p = image + ((size_t)y * g->in_w + x) * g->channels;
-      _Pragma("GCC unroll 4")
-      for (int j = 0; j < NV; ++j) {
-        const tff_v4f v = tff_v4_load(p + 4 * j);
-        acc[j] = tff_v4_select(v > acc[j], v, acc[j]);
-      }
-    }
-  }
-  const tff_v4f lo = {g->flo, g->flo, g->flo, g->flo}, hi = {g->fhi, g->fhi, g->fhi, g->fhi};
-  _Pragma("GCC unroll 4")
-  for (int j = 0; j < NV; ++j) {
-    const tff_v4f v = tff_v4_select(acc[j] < lo, lo, acc[j]);
-    acc[j] = tff_v4_select(v > hi, hi, v);
-  }
-  memcpy(out, acc, (size_t)NV * sizeof(tff_v4f));
-}
-
-static void max_f32_tail(const tff_pool_geom* g, const float* image, int y0, int y1, int x0,
-                         int x1, int n, float* out) {
-  for (int c = 0; c < n; ++c) {
-    float m = -INFINITY;
-    for (int y = y0; y < y1; ++y)
-      for (int x = x0; x < x1; ++x) {
-        const float v = image[((size_t)y * g->in_w + x) * g->channels + c];
-        m = v > m ? v : m;
-      }
-    out[c] = m < g->flo ? g->flo : (m > g->fhi ? g->fhi : m);
-  }
-}
-
-static void max_f32(const tff_pool_geom* g, const float* in, float* out) {
-  const size_t image = (size_t)g->in_h * g->in_w * g->channels;
-  for (int b = 0; b < g->batches; ++b) {
-    for (int oy = 0; oy < g->out_h; ++oy) {
-      int y0, y1, x0, x1;
-      tff_pool_span(oy, g->stride_h, g->pad_h, g->filter_h, g->in_h, &y0, &y1);
-      for (int ox = 0; ox < g->out_w; ++ox, out += g->channels) {
-        tff_pool_span(ox, g->stride_w, g->pad_w, g->filter_w, g->in_w, &x0, &x1);
-        int c0 = 0;
-        for (; c0 + 16 <= g->channels; c0 += 16)
-          max_f32_vecs(g, in + b * image + c0, y0, y1, x0, x1, 4, out + c0);
-        for (; c0 + 4 <= g->channels; c0 += 4)
-          max_f32_vecs(g, in + b * image + c0, y0, y1, x0, x1, 1, out + c0);
-        max_f32_tail(g, in + b * image + c0, y0, y1, x0, x1, g->channels - c0, out + c0);
-      }
-    }
-  }
-}
-
 static void begin_s8(const void* op, int n, void* out) {
   (void)op;
   memset(out, INT8_MIN, (size_t)n);
@@ -169,7 +92,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   if (out->type == kTfLiteFloat32) {
-    max_f32(&d->g, in->data.f, out->data.f);
+    tff_pool_f32(&d->g, in->data.f, out->data.f, 1);
   } else if (out->type == kTfLiteInt16) {
     tff_pool_run(&d->g, sizeof(int16_t), in->data.data, out->data.data, &kMaxS16, d);
   } else {
