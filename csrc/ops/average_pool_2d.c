@@ -19,27 +19,6 @@ typedef struct AvgS8 {
   int32_t* acc;
 } AvgS8;
 
-static void begin_f32(const void* op, int n, void* out) {
-  (void)op;
-  memset(out, 0, (size_t)n * sizeof(float));
-}
-
-static void tap_f32(const void* op, const void* pixel, int n, void* out) {
-  (void)op;
-  const float* p = (const float*)pixel;
-  float* o = (float*)out;
-  for (int c = 0; c < n; ++c) o[c] += p[c];
-}
-
-static void end_f32(const void* op, int count, int n, void* out) {
-  const tff_pool_geom* g = (const tff_pool_geom*)op;
-  float* o = (float*)out;
-  for (int c = 0; c < n; ++c) {
-    const float v = o[c] / (float)count;
-    o[c] = v < g->flo ? g->flo : (v > g->fhi ? g->fhi : v);
-  }
-}
-
 static void begin_s8(const void* op, int n, void* out) {
   (void)out;
   memset(((const AvgS8*)op)->acc, 0, (size_t)n * sizeof(int32_t));
@@ -81,7 +60,6 @@ static void end_s16(const void* op, int count, int n, void* out) {
   }
 }
 
-static const tff_pool_kernel kAvgF32 = {begin_f32, tap_f32, end_f32};
 static const tff_pool_kernel kAvgS8 = {begin_s8, tap_s8, end_s8};
 static const tff_pool_kernel kAvgS16 = {begin_s8, tap_s16, end_s16};
 
@@ -103,7 +81,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   if (out->type == kTfLiteFloat32) {
-    tff_pool_run(&d->g, sizeof(float), in->data.data, out->data.data, &kAvgF32, &d->g);
+    tff_pool_f32(&d->g, in->data.f, out->data.f, 0);
   } else {
     const AvgS8 op = {d->qlo, d->qhi, (int32_t*)tff_scratch(ctx, node, 0)};
     if (out->type == kTfLiteInt16)

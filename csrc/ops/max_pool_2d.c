@@ -11,26 +11,6 @@ typedef struct OpData {
   int32_t qlo, qhi;   /* int8 activation bounds */
 } OpData;
 
-static void begin_f32(const void* op, int n, void* out) {
-  (void)op;
-  float* o = (float*)out;
-  for (int c = 0; c < n; ++c) o[c] = -INFINITY;
-}
-
-static void tap_f32(const void* op, const void* pixel, int n, void* out) {
-  (void)op;
-  const float* p = (const float*)pixel;
-  float* o = (float*)out;
-  for (int c = 0; c < n; ++c) o[c] = p[c] > o[c] ? p[c] : o[c];
-}
-
-static void end_f32(const void* op, int count, int n, void* out) {
-  (void)count;
-  const tff_pool_geom* g = (const tff_pool_geom*)op;
-  float* o = (float*)out;
-  for (int c = 0; c < n; ++c) o[c] = o[c] < g->flo ? g->flo : (o[c] > g->fhi ? g->fhi : o[c]);
-}
-
 static void begin_s8(const void* op, int n, void* out) {
   (void)op;
   memset(out, INT8_MIN, (size_t)n);
@@ -76,7 +56,6 @@ static void end_s16(const void* op, int count, int n, void* out) {
   }
 }
 
-static const tff_pool_kernel kMaxF32 = {begin_f32, tap_f32, end_f32};
 static const tff_pool_kernel kMaxS8 = {begin_s8, tap_s8, end_s8};
 static const tff_pool_kernel kMaxS16 = {begin_s16, tap_s16, end_s16};
 
@@ -113,7 +92,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   if (out->type == kTfLiteFloat32) {
-    tff_pool_run(&d->g, sizeof(float), in->data.data, out->data.data, &kMaxF32, &d->g);
+    tff_pool_f32(&d->g, in->data.f, out->data.f, 1);
   } else if (out->type == kTfLiteInt16) {
     tff_pool_run(&d->g, sizeof(int16_t), in->data.data, out->data.data, &kMaxS16, d);
   } else {

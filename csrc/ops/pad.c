@@ -18,9 +18,17 @@ typedef struct OpData {
   char value[8]; /* the pad element when there is no third input */
 } OpData;
 
+/* n elements of `value`; 4-byte elements (float32, int32) as one word each
+ * rather than a memcpy call each: a channel pad fills a few per row. */
 static void fill(char* dst, const char* value, size_t n, size_t elem) {
   if (elem == 1) {
     memset(dst, value[0], n);
+    return;
+  }
+  if (elem == 4) {
+    uint32_t v;
+    memcpy(&v, value, 4);
+    for (size_t i = 0; i < n; ++i) memcpy(dst + i * 4, &v, 4);
     return;
   }
   for (size_t i = 0; i < n; ++i) memcpy(dst + i * elem, value, elem);

@@ -68,6 +68,14 @@ static inline TfLiteStatus tff_pool_prepare(TfLiteContext* ctx, TfLiteNode* node
   return tff_resize_output(ctx, out, 4, dims);
 }
 
+/* The in-image window [lo, hi) of output index o along one axis. */
+static inline void tff_pool_span(int o, int stride, int pad, int filter, int size, int* lo,
+                                 int* hi) {
+  const int s = o * stride - pad;
+  *lo = s > 0 ? s : 0;
+  *hi = s + filter < size ? s + filter : size;
+}
+
 /* Runs kernel k over every output pixel; elem is the element size in bytes. */
 static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void* input,
                                 void* output, const tff_pool_kernel* k, const void* op) {
@@ -77,13 +85,10 @@ static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void*
   for (int b = 0; b < g->batches; ++b) {
     const char* image = (const char*)input + (size_t)b * g->in_h * row;
     for (int oy = 0; oy < g->out_h; ++oy) {
-      const int ys = oy * g->stride_h - g->pad_h;
-      const int y0 = ys > 0 ? ys : 0;
-      const int y1 = ys + g->filter_h < g->in_h ? ys + g->filter_h : g->in_h;
+      int y0, y1, x0, x1;
+      tff_pool_span(oy, g->stride_h, g->pad_h, g->filter_h, g->in_h, &y0, &y1);
       for (int ox = 0; ox < g->out_w; ++ox) {
-        const int xs = ox * g->stride_w - g->pad_w;
-        const int x0 = xs > 0 ? xs : 0;
-        const int x1 = xs + g->filter_w < g->in_w ? xs + g->filter_w : g->in_w;
+        tff_pool_span(ox, g->stride_w, g->pad_w, g->filter_w, g->in_w, &x0, &x1);
         k->begin(op, g->channels, out);
         for (int y = y0; y < y1; ++y) {
           for (int x = x0; x < x1; ++x) k->tap(op, image + y * row + x * pixel, g->channels, out);
@@ -93,6 +98,94 @@ static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void*
       }
     }
   }
+}
+
+/* ---- float32: max or average, 16 then 4 channels at a time in 4-lane
+ * vectors (GCC/Clang vector extensions: SSE2 or NEON code without an ISA
+ * file; -O2 does not vectorize the per-tap loops by itself), the last
+ * channels (fewer than 4) in scalars. Each channel sees the same operations
+ * in the same order as the scalar loop: max starts at -inf and takes a tap
+ * only when it is greater (a NaN tap is skipped, as in TFLite's kernel);
+ * average sums from 0 in tap order and divides by the in-image tap count. */
+typedef float tff_v4f __attribute__((vector_size(16)));
+typedef int32_t tff_v4i __attribute__((vector_size(16)));
+
+static inline tff_v4f tff_v4_select(tff_v4i m, tff_v4f a, tff_v4f b) {
+  return (tff_v4f)((m & (tff_v4i)a) | (~m & (tff_v4i)b));
+}
+
+/* NV (1 or 4) vectors of channels at `image` (MAX and NV constants after
+ * inlining, so acc stays in registers). */
+static inline __attribute__((always_inline)) void tff_pool_f32_vecs(
+    const tff_pool_geom* g, const float* image, int y0, int y1, int x0, int x1, const int NV,
+    const int MAX, float* out) {
+  const float init = MAX ? -INFINITY : 0.0f;
+  tff_v4f acc[4];
+  _Pragma("GCC unroll 4")
+  for (int j = 0; j < NV; ++j) acc[j] = (tff_v4f){init, init, init, init};
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const float* p = image + ((size_t)y * g->in_w + x) * g->channels;
+      _Pragma("GCC unroll 4")
+      for (int j = 0; j < NV; ++j) {
+        tff_v4f v;
+        memcpy(&v, p + 4 * j, sizeof(v));
+        acc[j] = MAX ? tff_v4_select(v > acc[j], v, acc[j]) : acc[j] + v;
+      }
+    }
+  }
+  const float count = (float)((y1 - y0) * (x1 - x0));
+  const tff_v4f lo = {g->flo, g->flo, g->flo, g->flo}, hi = {g->fhi, g->fhi, g->fhi, g->fhi};
+  _Pragma("GCC unroll 4")
+  for (int j = 0; j < NV; ++j) {
+    const tff_v4f a = MAX ? acc[j] : acc[j] / (tff_v4f){count, count, count, count};
+    const tff_v4f v = tff_v4_select(a < lo, lo, a);
+    acc[j] = tff_v4_select(v > hi, hi, v);
+  }
+  memcpy(out, acc, (size_t)NV * sizeof(tff_v4f));
+}
+
+static inline void tff_pool_f32_tail(const tff_pool_geom* g, const float* image, int y0, int y1,
+                                     int x0, int x1, int n, int max, float* out) {
+  for (int c = 0; c < n; ++c) {
+    float m = max ? -INFINITY : 0.0f;
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        const float v = image[((size_t)y * g->in_w + x) * g->channels + c];
+        m = max ? (v > m ? v : m) : m + v;
+      }
+    if (!max) m /= (float)((y1 - y0) * (x1 - x0));
+    out[c] = m < g->flo ? g->flo : (m > g->fhi ? g->fhi : m);
+  }
+}
+
+static inline __attribute__((always_inline)) void tff_pool_f32_walk(const tff_pool_geom* g,
+                                                                    const float* in, float* out,
+                                                                    const int MAX) {
+  const size_t image = (size_t)g->in_h * g->in_w * g->channels;
+  for (int b = 0; b < g->batches; ++b, in += image) {
+    for (int oy = 0; oy < g->out_h; ++oy) {
+      int y0, y1, x0, x1;
+      tff_pool_span(oy, g->stride_h, g->pad_h, g->filter_h, g->in_h, &y0, &y1);
+      for (int ox = 0; ox < g->out_w; ++ox, out += g->channels) {
+        tff_pool_span(ox, g->stride_w, g->pad_w, g->filter_w, g->in_w, &x0, &x1);
+        int c = 0;
+        for (; c + 16 <= g->channels; c += 16)
+          tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 4, MAX, out + c);
+        for (; c + 4 <= g->channels; c += 4)
+          tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 1, MAX, out + c);
+        tff_pool_f32_tail(g, in + c, y0, y1, x0, x1, g->channels - c, MAX, out + c);
+      }
+    }
+  }
+}
+
+/* max: MAX_POOL_2D, else AVERAGE_POOL_2D. */
+static inline void tff_pool_f32(const tff_pool_geom* g, const float* in, float* out, int max) {
+  if (max)
+    tff_pool_f32_walk(g, in, out, 1);
+  else
+    tff_pool_f32_walk(g, in, out, 0);
 }
 
 #endif /* TFLITE_FAST_OPS_POOL_COMMON_H_ */

@@ -135,6 +135,9 @@ static inline TfLiteStatus tff_relu_invoke(TfLiteContext* ctx, TfLiteNode* node)
   float* y;
   size_t n;
   if (!tff_unary_float_or_lut(ctx, node, &x, &y, &n)) return kTfLiteOk;
+  /* Output and input share a buffer only when the producer of the input
+   * took this activation (runtime/fuse.h): the values are already final. */
+  if (x == y) return kTfLiteOk;
   for (size_t i = 0; i < n; ++i) {
     const float v = x[i] < d->lo ? d->lo : x[i];
     y[i] = v > d->hi ? d->hi : v;

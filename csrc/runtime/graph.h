@@ -25,6 +25,7 @@ typedef struct tff_subgraph {
   TfLiteIntArray* outputs;
   void* arena;
   size_t arena_bytes;
+  TfLiteIntArray* alias;      /* per tensor: the tensor whose buffer it shares (fuse.c) or -1; NULL if none */
   tff_plan_entry* entries;
   int num_entries;
   int allocated;

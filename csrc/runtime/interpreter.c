@@ -14,6 +14,7 @@
 
 #include "../ops/ops.h"
 #include "delegate.h"
+#include "fuse.h"
 #include "graph.h"
 #include "subgraph.h"
 #include "threadpool_internal.h"
@@ -404,6 +405,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->inputs);
   TfLiteIntArrayFree(sg->outputs);
   free(sg->arena);
+  TfLiteIntArrayFree(sg->alias);
   free(sg->entries);
   free(sg->prof_ns);
   free(sg->prof_count);
@@ -550,6 +552,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
     TOUCH(t, first[t] < 0 ? 0 : first[t], end);
   }
 #undef TOUCH
+  tff_fuse_lifetimes(sg, first, last);
   free(sg->entries);
   sg->entries = (tff_plan_entry*)malloc(sizeof(tff_plan_entry) * (size_t)(n ? n : 1));
   if (sg->entries == NULL) {
@@ -588,6 +591,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
     return TFF_STATUS_PREPARE_FAILED;
   }
   for (int i = 0; i < m; ++i) sg->tensors[sg->entries[i].tensor].data.raw = (char*)sg->arena + sg->entries[i].offset;
+  tff_fuse_bind(sg);
   return TFF_OK;
 }
 
@@ -668,6 +672,9 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
     return TFF_STATUS_PREPARE_FAILED;
   }
   if (check_dataflow(sg) != TFF_OK) return TFF_STATUS_PREPARE_FAILED;
+  /* Activation fusion is a plan-level optimization (fuse.h): it must see the
+   * graph as delegates left it and set the ops' activations before prepare. */
+  tff_fuse_activations(sg);
   sg->lazy_from = sg->plan->size;
   for (int step = 0; step < sg->plan->size; ++step) {
     const int ni = sg->plan->data[step];

@@ -10,6 +10,10 @@ static int by_size_desc(const void* pa, const void* pb) {
   const tff_plan_entry* a = (const tff_plan_entry*)pa;
   const tff_plan_entry* b = (const tff_plan_entry*)pb;
   if (a->size != b->size) return a->size < b->size ? 1 : -1;
+  /* Among equal sizes the one living longest into the run first: with fused
+   * activations (fuse.h) a buffer spans two tensors' lifetimes, and placing
+   * those first reaches the bound on face_detection_short_range. */
+  if (a->last_step != b->last_step) return a->last_step > b->last_step ? -1 : 1;
   if (a->first_step != b->first_step) return a->first_step < b->first_step ? -1 : 1;
   return a->tensor - b->tensor;
 }

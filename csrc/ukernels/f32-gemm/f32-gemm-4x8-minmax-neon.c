@@ -19,6 +19,7 @@ static inline float32x4_t tff_neon_min(float32x4_t hi, float32x4_t v) {
 #define TFF_VMUL vmulq_f32
 #define TFF_VMAX tff_neon_max
 #define TFF_VMIN tff_neon_min
+#define TFF_F32_MR 4
 #define TFF_F32_GEMM_NAME tff_f32_gemm_minmax_ukernel_4x8__neon
 #define TFF_F32_GEMV_NAME tff_f32_gemm_minmax_ukernel_1x8__neon
 #include "f32-gemm-simd.h"

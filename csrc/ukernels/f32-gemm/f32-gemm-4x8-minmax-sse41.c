@@ -10,6 +10,7 @@
 #define TFF_VMUL _mm_mul_ps
 #define TFF_VMAX _mm_max_ps
 #define TFF_VMIN _mm_min_ps
+#define TFF_F32_MR 4
 #define TFF_F32_GEMM_NAME tff_f32_gemm_minmax_ukernel_4x8__sse41
 #define TFF_F32_GEMV_NAME tff_f32_gemm_minmax_ukernel_1x8__sse41
 #include "f32-gemm-simd.h"

@@ -1,4 +1,4 @@
-/* AVX2, 4 (or 1) rows x 16 channels; separate vmulps and vaddps (no FMA). */
+/* AVX2, 5 (or 1) rows x 16 channels; separate vmulps and vaddps (no FMA). */
 #include <immintrin.h>
 
 #define TFF_V __m256
@@ -10,6 +10,7 @@
 #define TFF_VMUL _mm256_mul_ps
 #define TFF_VMAX _mm256_max_ps
 #define TFF_VMIN _mm256_min_ps
-#define TFF_F32_GEMM_NAME tff_f32_gemm_minmax_ukernel_4x16__avx2
+#define TFF_F32_MR 5
+#define TFF_F32_GEMM_NAME tff_f32_gemm_minmax_ukernel_5x16__avx2
 #define TFF_F32_GEMV_NAME tff_f32_gemm_minmax_ukernel_1x16__avx2
 #include "f32-gemm-simd.h"
