@@ -155,7 +155,8 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   for (size_t i = 0; i < r->out_count; ++i) acc[i] = INT64_MIN;
   tff_reduce_walk(r, in->data.raw_const, elem, acc, sizeof(int64_t), d->row, d);
   for (size_t i = 0; i < r->out_count; ++i) {
-    int32_t v = mbqm64((int64_t)(int32_t)acc[i], d->mult, d->shift) + d->out_zp;
+    const uint32_t p = (uint32_t)mbqm64((int64_t)(int32_t)acc[i], d->mult, d->shift);
+    int32_t v = (int32_t)(p + (uint32_t)d->out_zp); /* wraps as TFLite on x86 */
     v = v < d->qmin ? d->qmin : (v > d->qmax ? d->qmax : v);
     if (elem == 2) {
       out->data.i16[i] = (int16_t)v;

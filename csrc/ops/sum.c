@@ -127,7 +127,7 @@ static int32_t requant(const OpData* d, int32_t sum) {
     }
     default: {
       const int32_t x = (int32_t)((uint32_t)sum - (uint32_t)d->in_zp * (uint32_t)d->r.n);
-      const int32_t o = tff_mbqm(x, d->mult, d->shift) + d->out_zp;
+      const int32_t o = (int32_t)((uint32_t)tff_mbqm(x, d->mult, d->shift) + (uint32_t)d->out_zp);
       return o < d->qmin ? d->qmin : (o > d->qmax ? d->qmax : o);
     }
   }
