@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 import oracle
 from model_builder import ModelBuilder, tensor_type
-from test_ops_reduce_softmax import prepare_error
+from test_ops_reduce_softmax import prepare_error, tff_only
 
 
 def data(shape, dtype, rng, lo=None, hi=None):
@@ -324,3 +324,10 @@ def test_rfft2d(mode, lead, hw, log_len, seed):
 def test_rfft2d_not_power_of_two():
     with prepare_error("must be powers of two"):
         oracle.run_ours(rfft2d_model([4, 6], [4, 6]), [np.zeros([4, 6], np.float32)], "ref")
+
+
+@tff_only
+def test_rfft2d_too_large():
+    with prepare_error("is too large"):
+        oracle.run_ours(rfft2d_model([4, 6], [1 << 14, 1 << 12]), [np.zeros([4, 6], np.float32)],
+                        "ref")

@@ -126,6 +126,15 @@ static inline int tff_reduce_xnn(TfLiteContext* ctx, const TfLiteNode* node) {
          tff_rank(in) <= 6;
 }
 
+/* bool reductions run in reference numerics only: TFLite's optimized
+ * reduce kernel (AUTO) fails on bool except for REDUCE_ANY/ALL. */
+static inline TfLiteStatus tff_reduce_bool_ref_only(TfLiteContext* ctx, const char* op) {
+  TF_LITE_ENSURE_MSG(ctx, tff_numerics_ref(ctx),
+                     "%s: bool is supported in reference numerics only (TFLite's optimized "
+                     "kernel fails on it)", op);
+  return kTfLiteOk;
+}
+
 /* Folds the input (elements of `elem` bytes) into the accumulators at acc
  * (`acc_elem` bytes each, set up by the caller) in input order, as TFLite's
  * reference Reduce does. */

@@ -56,9 +56,7 @@ static inline TfLiteStatus tff_minmax_prepare(TfLiteContext* ctx, TfLiteNode* no
     case kTfLiteUInt8: d->row = is_max ? tff_max_u8 : tff_min_u8; break;
     case kTfLiteInt16: d->row = is_max ? tff_max_s16 : tff_min_s16; break;
     case kTfLiteBool:
-      TF_LITE_ENSURE_MSG(ctx, tff_numerics_ref(ctx),
-                         "%s: bool is supported in reference numerics only (TFLite's "
-                         "optimized kernel fails on it)", op);
+      TF_LITE_ENSURE_OK(ctx, tff_reduce_bool_ref_only(ctx, op));
       d->row = is_max ? tff_max_b : tff_min_b;
       break;
     default:

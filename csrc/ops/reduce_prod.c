@@ -1,5 +1,7 @@
 /* REDUCE_PROD (TFLite reduce.cc EvalProd): float32, int32, int64 and
- * unquantized int8, uint8, int16 (integers wrap), and quantized int8, int16.
+ * unquantized int8, uint8, int16 (integers wrap), bool (all; reference
+ * numerics only, as TFLite's optimized kernel fails on it), and quantized
+ * int8, int16.
  *
  * Quantized: each step rescales so the int32 accumulator cannot overflow.
  * With (M, e) = QM(s_in / s_out^(1/N)), N = input size / output size, the
@@ -9,6 +11,8 @@
  * TFLite aborts on unless −31 <= e <= 7: such scales fail prepare here.
  * TFLite's optimized kernel (AUTO) copies the codes unchanged when no
  * reduced dim is longer than 1. */
+#include <stdbool.h>
+
 #include "ops.h"
 #include "reduce_common.h"
 
@@ -32,6 +36,8 @@ TFF_REDUCE_ROW(row_i64, int64_t, int64_t, WRAP64_MUL)
 TFF_REDUCE_ROW(row_s8, int8_t, int8_t, WRAP8_MUL)
 TFF_REDUCE_ROW(row_u8, uint8_t, uint8_t, WRAPU8_MUL)
 TFF_REDUCE_ROW(row_s16, int16_t, int16_t, WRAP16_MUL)
+#define AND_FOLD(a, x) ((a) && (x))
+TFF_REDUCE_ROW(row_bool, bool, bool, AND_FOLD)
 
 /* TFLite's MultiplyByQuantizedMultiplier(int64_t x, ...). */
 static int32_t mbqm64(int64_t x, int32_t mult, int shift) {
@@ -106,6 +112,10 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
     case kTfLiteInt8: d->row = row_s8; break;
     case kTfLiteUInt8: d->row = row_u8; break;
     case kTfLiteInt16: d->row = row_s16; break;
+    case kTfLiteBool:
+      TF_LITE_ENSURE_OK(ctx, tff_reduce_bool_ref_only(ctx, "REDUCE_PROD"));
+      d->row = row_bool;
+      break;
     default:
       TF_LITE_KERNEL_LOG(ctx, "REDUCE_PROD: type %s not supported", TfLiteTypeGetName(in->type));
       return kTfLiteError;
@@ -145,7 +155,8 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   for (size_t i = 0; i < r->out_count; ++i) acc[i] = INT64_MIN;
   tff_reduce_walk(r, in->data.raw_const, elem, acc, sizeof(int64_t), d->row, d);
   for (size_t i = 0; i < r->out_count; ++i) {
-    int32_t v = mbqm64((int64_t)(int32_t)acc[i], d->mult, d->shift) + d->out_zp;
+    const uint32_t p = (uint32_t)mbqm64((int64_t)(int32_t)acc[i], d->mult, d->shift);
+    int32_t v = (int32_t)(p + (uint32_t)d->out_zp); /* wraps as TFLite on x86 */
     v = v < d->qmin ? d->qmin : (v > d->qmax ? d->qmax : v);
     if (elem == 2) {
       out->data.i16[i] = (int16_t)v;

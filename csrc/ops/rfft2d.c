@@ -39,10 +39,12 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      "supported yet", node->inputs->data[1]);
   d->fft_h = len->data.i32[0];
   d->fft_w = len->data.i32[1];
-  TF_LITE_ENSURE_MSG(ctx, pow2(d->fft_h) && pow2(d->fft_w) && d->fft_h <= (1 << 20) &&
-                              d->fft_w <= (1 << 20),
-                     "RFFT2D: fft_length [%d, %d] must be powers of two up to 2^20",
-                     (int)d->fft_h, (int)d->fft_w);
+  TF_LITE_ENSURE_MSG(ctx, pow2(d->fft_h) && pow2(d->fft_w),
+                     "RFFT2D: fft_length [%d, %d] must be powers of two", (int)d->fft_h,
+                     (int)d->fft_w);
+  /* The double-precision work area stays below 256 MiB. */
+  TF_LITE_ENSURE_MSG(ctx, (int64_t)d->fft_h * (d->fft_w / 2 + 1) <= (1 << 24),
+                     "RFFT2D: fft_length [%d, %d] is too large", (int)d->fft_h, (int)d->fft_w);
   d->in_h = tff_dim(in, rank - 2);
   d->in_w = tff_dim(in, rank - 1);
   d->slices = 1;

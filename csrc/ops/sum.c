@@ -1,4 +1,5 @@
-/* SUM: float32, int32, int64 (integers wrap), and quantized int8, uint8,
+/* SUM: float32, int32, int64 (integers wrap), bool (any; reference numerics
+ * only, as TFLite's optimized kernel fails on it), and quantized int8, uint8,
  * int16 (TFLite reduce.cc EvalSum), over any axes (reduce_common.h).
  *
  * Quantized sums requantize Σq, in the formula ai-edge-litert runs:
@@ -12,14 +13,17 @@
  *    MBQM(Σ − z_in·N, QM(s_in/s_out)) + z_out is clamped to [0, 255] and
  *    stored as a byte. For int16 it reads and writes half the bytes, so that
  *    mode refuses int16. */
+#include <stdbool.h>
+
 #include "ops.h"
 #include "reduce_common.h"
 
-enum { kSumFloat, kSumI32, kSumI64, kSumXnn, kSumOpt, kSumRef };
+enum { kSumPlain, kSumXnn, kSumOpt, kSumRef };
 
 typedef struct OpData {
   int kind;
   tff_reduce r;
+  tff_reduce_row_fn plain; /* kSumPlain: folds into the zeroed output */
   int32_t in_zp, out_zp, qmin, qmax;
   int32_t mult;
   int shift;
@@ -30,6 +34,7 @@ typedef struct OpData {
 #define WRAP32_FOLD(a, x) ((int32_t)((uint32_t)(a) + (uint32_t)(x)))
 #define WRAP64_FOLD(a, x) ((int64_t)((uint64_t)(a) + (uint64_t)(x)))
 #define BYTE_FOLD(a, x) ((a) + (int32_t)(uint8_t)(x))
+#define OR_FOLD(a, x) ((a) || (x))
 TFF_REDUCE_ROW(row_f32, float, float, ADD_FOLD)
 TFF_REDUCE_ROW(row_i32, int32_t, int32_t, WRAP32_FOLD)
 TFF_REDUCE_ROW(row_i64, int64_t, int64_t, WRAP64_FOLD)
@@ -37,6 +42,7 @@ TFF_REDUCE_ROW(row_s8, int8_t, int32_t, ADD_FOLD)
 TFF_REDUCE_ROW(row_u8, uint8_t, int32_t, ADD_FOLD)
 TFF_REDUCE_ROW(row_s16, int16_t, int32_t, WRAP32_FOLD)
 TFF_REDUCE_ROW(row_bytes, int8_t, int32_t, BYTE_FOLD)
+TFF_REDUCE_ROW(row_bool, bool, bool, OR_FOLD)
 
 TFF_ZEROED_INIT(init, OpData)
 
@@ -82,17 +88,23 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(ctx, tff_reduce_prepare(ctx, node, "SUM", &d->r));
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   switch (in->type) {
-    case kTfLiteFloat32: d->kind = kSumFloat; return kTfLiteOk;
-    case kTfLiteInt32: d->kind = kSumI32; return kTfLiteOk;
-    case kTfLiteInt64: d->kind = kSumI64; return kTfLiteOk;
+    case kTfLiteFloat32: d->plain = row_f32; break;
+    case kTfLiteInt32: d->plain = row_i32; break;
+    case kTfLiteInt64: d->plain = row_i64; break;
+    case kTfLiteBool:
+      TF_LITE_ENSURE_OK(ctx, tff_reduce_bool_ref_only(ctx, "SUM"));
+      d->plain = row_bool;
+      break;
     case kTfLiteInt8:
     case kTfLiteUInt8:
     case kTfLiteInt16: return prepare_quant(ctx, node, in, tff_output(ctx, node, 0), d);
     default:
       TF_LITE_KERNEL_LOG(ctx, "SUM: type %s not supported (float32, int32, int64, int8, uint8, "
-                         "int16)", TfLiteTypeGetName(in->type));
+                         "int16, bool)", TfLiteTypeGetName(in->type));
       return kTfLiteError;
   }
+  d->kind = kSumPlain;
+  return kTfLiteOk;
 }
 
 /* The requantized code of one output sum. */
@@ -115,7 +127,7 @@ static int32_t requant(const OpData* d, int32_t sum) {
     }
     default: {
       const int32_t x = (int32_t)((uint32_t)sum - (uint32_t)d->in_zp * (uint32_t)d->r.n);
-      const int32_t o = tff_mbqm(x, d->mult, d->shift) + d->out_zp;
+      const int32_t o = (int32_t)((uint32_t)tff_mbqm(x, d->mult, d->shift) + (uint32_t)d->out_zp);
       return o < d->qmin ? d->qmin : (o > d->qmax ? d->qmax : o);
     }
   }
@@ -127,24 +139,14 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   const void* x = in->data.raw_const;
-  switch (d->kind) {
-    case kSumFloat:
-      memset(out->data.raw, 0, r->out_count * sizeof(float));
-      tff_reduce_walk(r, x, sizeof(float), out->data.raw, sizeof(float), row_f32, NULL);
-      return kTfLiteOk;
-    case kSumI32:
-      memset(out->data.raw, 0, r->out_count * sizeof(int32_t));
-      tff_reduce_walk(r, x, sizeof(int32_t), out->data.raw, sizeof(int32_t), row_i32, NULL);
-      return kTfLiteOk;
-    case kSumI64:
-      memset(out->data.raw, 0, r->out_count * sizeof(int64_t));
-      tff_reduce_walk(r, x, sizeof(int64_t), out->data.raw, sizeof(int64_t), row_i64, NULL);
-      return kTfLiteOk;
-    default: break;
+  const size_t elem = tff_type_size(in->type);
+  if (d->kind == kSumPlain) {
+    memset(out->data.raw, 0, r->out_count * elem);
+    tff_reduce_walk(r, x, elem, out->data.raw, elem, d->plain, NULL);
+    return kTfLiteOk;
   }
   int32_t* acc = (int32_t*)tff_scratch(ctx, node, 0);
   memset(acc, 0, r->out_count * sizeof(int32_t));
-  const size_t elem = tff_type_size(in->type);
   tff_reduce_row_fn row = d->kind == kSumRef          ? row_bytes
                           : in->type == kTfLiteInt8  ? row_s8
                           : in->type == kTfLiteUInt8 ? row_u8

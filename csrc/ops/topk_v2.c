@@ -58,9 +58,10 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   /* The running top k of a row: at most the row's length. */
   TF_LITE_ENSURE_OK(ctx, tff_scratch_request(ctx, node, 0,
                                              sizeof(int32_t) * (size_t)tff_dim(in, rank - 1)));
-  if (tff_is_constant(k)) return size_outputs(ctx, node, tff_resize_output);
-  values->allocation_type = kTfLiteDynamic;
-  idx->allocation_type = kTfLiteDynamic;
+  /* The request may move the tensors: fetch them again. */
+  if (tff_is_constant(tff_input(ctx, node, 1))) return size_outputs(ctx, node, tff_resize_output);
+  tff_output(ctx, node, 0)->allocation_type = kTfLiteDynamic;
+  tff_output(ctx, node, 1)->allocation_type = kTfLiteDynamic;
   return kTfLiteOk;
 }
 
