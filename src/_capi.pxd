@@ -49,8 +49,10 @@ cdef extern from "tflite_fast/common.h" nogil:
         TfLiteIntArray* inputs
         TfLiteIntArray* outputs
         void* user_data
+        void* builtin_data
         const void* custom_initial_data
         int custom_initial_data_size
+        void* delegate
     ctypedef struct TfLiteRegistration:
         void* (*init)(TfLiteContext* context, const char* buffer, size_t length)
         void (*free)(TfLiteContext* context, void* buffer)

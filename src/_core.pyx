@@ -532,6 +532,19 @@ cdef class Interpreter:
             kernel = _s(r.profiling_string(tff_interpreter_context(self.it, sg), n))
         return (name, _int_array(n.inputs), _int_array(n.outputs), r.builtin_code, r.version, kernel)
 
+    def _delegate_partition(self, int index, int subgraph=0):
+        """For a delegate node: (replaced nodes, inputs, outputs, address of
+        its TfLiteDelegate), from its TfLiteDelegateParams; else None."""
+        cdef TfLiteNode* n
+        cdef TfLiteRegistration* r
+        if tff_subgraph_node(self.it, self._sg(subgraph), index, &n, &r) != kTfLiteOk:
+            raise ValueError("Invalid node index")
+        if r.builtin_code != 51 or n.delegate == NULL or n.builtin_data == NULL:
+            return None
+        cdef TfLiteDelegateParams* p = <TfLiteDelegateParams*>n.builtin_data
+        return ([int(x) for x in _int_array(p.nodes_to_replace)], [int(x) for x in _int_array(p.input_tensors)],
+                [int(x) for x in _int_array(p.output_tensors)], <size_t>n.delegate)
+
     def _apply_delegate(self, size_t ptr, bint greedy=True, bint fuse=True):
         """ModifyGraphWithDelegate on every subgraph (ptr: a TfLiteDelegate*)."""
         cdef tff_status st = tff_interpreter_apply_delegate(self.it, <void*>ptr, greedy, fuse)
