@@ -288,3 +288,29 @@ def test_delegate_outlives_interpreter_references():
     it.set_tensor(1, B)
     it.invoke()
     oracle.assert_outputs_match([it.get_tensor(7)], oracle.run_oracle(G1, [A, B], "default"))
+
+
+def test_after_a_c_delegate(lib):
+    """C delegate (ADD) then Python delegate (MUL): the same graph as two C delegates give;
+    the Python one sees the C delegate's nodes as DELEGATE."""
+    def ops_with(second):
+        it = tff.Interpreter(model_content=G1, experimental_delegates=[tff.load_delegate(lib, {"ops": "0"}), second])
+        it.allocate_tensors()
+        it.set_tensor(0, A)
+        it.set_tensor(1, B)
+        it.invoke()
+        return ([(o["index"], o["op_name"], list(map(int, o["inputs"])), list(map(int, o["outputs"])))
+                 for o in it._get_ops_details()], it.get_tensor(7))
+
+    py = NumpyDelegate(("MUL",))
+    py_ops, py_out = ops_with(py)
+    so = logger(lib)
+    so.test_delegate_log_clear()
+    c_ops, _ = ops_with(tff.load_delegate(lib, {"ops": "18"}))
+    assert py_ops == c_ops and py_ops[8][1] == "DELEGATE"
+    # the plan the second C delegate's Prepare saw: [0]* [1,2,4] [3]* [5] -> 6,1,2,4,7,5
+    plans = [line for line in so.test_delegate_log().decode().splitlines() if line.startswith("prepare plan=")]
+    assert plans[1] == "prepare plan=6,1,2,4,7,5"
+    assert [(n.index, n.op_name) for n in py.seen] == [(6, "DELEGATE"), (1, "MUL"), (2, "SUB"), (4, "MUL"),
+                                                       (7, "DELEGATE"), (5, "SUB")]
+    oracle.assert_outputs_match([py_out], oracle.run_oracle(G1, [A, B], "default"))
