@@ -49,8 +49,10 @@ cdef extern from "tflite_fast/common.h" nogil:
         TfLiteIntArray* inputs
         TfLiteIntArray* outputs
         void* user_data
+        void* builtin_data
         const void* custom_initial_data
         int custom_initial_data_size
+        void* delegate
     ctypedef struct TfLiteRegistration:
         void* (*init)(TfLiteContext* context, const char* buffer, size_t length)
         void (*free)(TfLiteContext* context, void* buffer)
@@ -60,12 +62,32 @@ cdef extern from "tflite_fast/common.h" nogil:
         int32_t builtin_code
         const char* custom_name
         int version
+    ctypedef struct TfLiteDelegate:
+        void* data_
+        TfLiteStatus (*Prepare)(TfLiteContext* context, TfLiteDelegate* delegate)
+        int64_t flags
+    ctypedef struct TfLiteDelegateParams:
+        TfLiteDelegate* delegate
+        TfLiteIntArray* nodes_to_replace
+        TfLiteIntArray* input_tensors
+        TfLiteIntArray* output_tensors
     ctypedef struct TfLiteContext:
         size_t tensors_size
+        TfLiteStatus (*GetExecutionPlan)(TfLiteContext* ctx, TfLiteIntArray** plan)
         TfLiteTensor* tensors
         TfLiteStatus (*ResizeTensor)(TfLiteContext* ctx, TfLiteTensor* tensor, TfLiteIntArray* new_size)
         void (*ReportError)(TfLiteContext* ctx, const char* format, ...)
+        TfLiteStatus (*GetNodeAndRegistration)(TfLiteContext* ctx, int node_index,
+                                               TfLiteNode** node, TfLiteRegistration** reg)
+        TfLiteStatus (*ReplaceNodeSubsetsWithDelegateKernels)(
+            TfLiteContext* ctx, TfLiteRegistration reg, const TfLiteIntArray* nodes_to_replace,
+            TfLiteDelegate* delegate)
+        TfLiteStatus (*PreviewDelegatePartitioning)(
+            TfLiteContext* ctx, const TfLiteIntArray* nodes_to_replace,
+            TfLiteDelegateParams** partition_params_array, int* num_partitions)
     TfLiteIntArray* TfLiteIntArrayCreate(int size)
+    void TfLiteIntArrayFree(TfLiteIntArray* a)
+    void* TfLiteKernelInitFailed()
     TfLiteStatus kTfLiteError
     const char* TfLiteTypeGetName(int type)
     int kTfLiteAffineQuantization

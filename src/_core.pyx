@@ -181,6 +181,50 @@ cdef object _copy_out(TfLiteTensor* t, int idx):
     return out
 
 
+cdef tuple _tensor_info_of(TfLiteTensor* t):
+    """Interpreter._tensor_info's tuple for tensor t."""
+    cdef TfLiteAffineQuantization* q = NULL
+    cdef int i
+    shape = _int_array(t.dims)
+    sig = _int_array(t.dims_signature) if t.dims_signature != NULL else shape.copy()
+    scales = np.zeros(0, dtype=np.float32)
+    zps = np.zeros(0, dtype=np.int32)
+    qdim = 0
+    if t.quantization.type == kTfLiteAffineQuantization and t.quantization.params != NULL:
+        q = <TfLiteAffineQuantization*>t.quantization.params
+        if q.scale != NULL:
+            scales = np.empty(q.scale.size, dtype=np.float32)
+            for i in range(q.scale.size):
+                scales[i] = q.scale.data[i]
+        if q.zero_point != NULL:
+            zps = _int_array(q.zero_point)
+        qdim = q.quantized_dimension
+    sparsity = None
+    if t.sparsity != NULL:
+        sparsity = _sparsity_of(t.sparsity)
+    return (_s(t.name), t.type, shape, sig, (float(t.params.scale), int(t.params.zero_point)),
+            scales, zps, qdim, sparsity)
+
+
+cdef dict _sparsity_of(TfLiteSparsity* s):
+    out = {}
+    if s.traversal_order != NULL:
+        out["traversal_order"] = _int_array(s.traversal_order)
+    if s.block_map != NULL:
+        out["block_map"] = _int_array(s.block_map)
+    dims = []
+    cdef int i
+    for i in range(s.dim_metadata_size):
+        m = s.dim_metadata[i]
+        if m.format == 0:
+            dims.append({"format": 0, "dense_size": m.dense_size})
+        else:
+            dims.append({"format": 1, "array_segments": _int_array(m.array_segments),
+                         "array_indices": _int_array(m.array_indices)})
+    out["dim_metadata"] = dims
+    return out
+
+
 cdef class TensorBuffer:
     """Exports one tensor's bytes; counts live exports so the interpreter can
     refuse to move memory while numpy views exist (the tensor() rule)."""
@@ -338,46 +382,7 @@ cdef class Interpreter:
     def _tensor_info(self, int index, int subgraph=0):
         """(name, type, shape, shape_signature, (scale, zp), scales, zero_points,
         quantized_dimension, sparsity or None)."""
-        cdef TfLiteTensor* t = self._tensor(index, subgraph)
-        cdef TfLiteAffineQuantization* q = NULL
-        cdef int i
-        shape = _int_array(t.dims)
-        sig = _int_array(t.dims_signature) if t.dims_signature != NULL else shape.copy()
-        scales = np.zeros(0, dtype=np.float32)
-        zps = np.zeros(0, dtype=np.int32)
-        qdim = 0
-        if t.quantization.type == kTfLiteAffineQuantization and t.quantization.params != NULL:
-            q = <TfLiteAffineQuantization*>t.quantization.params
-            if q.scale != NULL:
-                scales = np.empty(q.scale.size, dtype=np.float32)
-                for i in range(q.scale.size):
-                    scales[i] = q.scale.data[i]
-            if q.zero_point != NULL:
-                zps = _int_array(q.zero_point)
-            qdim = q.quantized_dimension
-        sparsity = None
-        if t.sparsity != NULL:
-            sparsity = self._sparsity(t.sparsity)
-        return (_s(t.name), t.type, shape, sig, (float(t.params.scale), int(t.params.zero_point)),
-                scales, zps, qdim, sparsity)
-
-    cdef _sparsity(self, TfLiteSparsity* s):
-        out = {}
-        if s.traversal_order != NULL:
-            out["traversal_order"] = _int_array(s.traversal_order)
-        if s.block_map != NULL:
-            out["block_map"] = _int_array(s.block_map)
-        dims = []
-        cdef int i
-        for i in range(s.dim_metadata_size):
-            m = s.dim_metadata[i]
-            if m.format == 0:
-                dims.append({"format": 0, "dense_size": m.dense_size})
-            else:
-                dims.append({"format": 1, "array_segments": _int_array(m.array_segments),
-                             "array_indices": _int_array(m.array_indices)})
-        out["dim_metadata"] = dims
-        return out
+        return _tensor_info_of(self._tensor(index, subgraph))
 
     def get_tensor(self, tensor_index, subgraph_index=0):
         # Indices go through int() like the facade always did (int(2.0) works);
@@ -536,6 +541,19 @@ cdef class Interpreter:
             kernel = _s(r.profiling_string(tff_interpreter_context(self.it, sg), n))
         return (name, _int_array(n.inputs), _int_array(n.outputs), r.builtin_code, r.version, kernel)
 
+    def _delegate_partition(self, int index, int subgraph=0):
+        """For a delegate node: (replaced nodes, inputs, outputs, address of
+        its TfLiteDelegate), from its TfLiteDelegateParams; else None."""
+        cdef TfLiteNode* n
+        cdef TfLiteRegistration* r
+        if tff_subgraph_node(self.it, self._sg(subgraph), index, &n, &r) != kTfLiteOk:
+            raise ValueError("Invalid node index")
+        if r.builtin_code != 51 or n.delegate == NULL or n.builtin_data == NULL:
+            return None
+        cdef TfLiteDelegateParams* p = <TfLiteDelegateParams*>n.builtin_data
+        return ([int(x) for x in _int_array(p.nodes_to_replace)], [int(x) for x in _int_array(p.input_tensors)],
+                [int(x) for x in _int_array(p.output_tensors)], <size_t>n.delegate)
+
     def _apply_delegate(self, size_t ptr, bint greedy=True, bint fuse=True):
         """ModifyGraphWithDelegate on every subgraph (ptr: a TfLiteDelegate*)."""
         cdef tff_status st = tff_interpreter_apply_delegate(self.it, <void*>ptr, greedy, fuse)
@@ -593,10 +611,39 @@ cdef class Interpreter:
 # invoke runs with the GIL (taken here; invoke() released it): Python custom
 # ops are the one place Python runs inside invoke, by the user's choice.
 
-cdef TfLiteStatus _py_fail(TfLiteContext* ctx, TfLiteNode* node, str what, e) noexcept:
-    msg = ("Python custom op %s: %s: %s" % (what, type(e).__name__, e)).encode("utf-8", "replace")
+cdef TfLiteStatus _py_fail(TfLiteContext* ctx, str what, e) noexcept:
+    msg = ("%s: %s: %s" % (what, type(e).__name__, e)).encode("utf-8", "replace")
     ctx.ReportError(ctx, "%s", <const char*>msg)
     return kTfLiteError
+
+
+cdef list _read_inputs(TfLiteContext* ctx, TfLiteNode* node):
+    """Copies of node's inputs (None for an omitted optional one)."""
+    return [None if node.inputs.data[k] < 0 else _copy_out(&ctx.tensors[node.inputs.data[k]], node.inputs.data[k])
+            for k in range(node.inputs.size)]
+
+
+cdef _write_outputs(TfLiteContext* ctx, TfLiteNode* node, outs):
+    """Copies the values a Python invoke returned into node's outputs; each
+    must have the output's dtype and shape exactly."""
+    cdef TfLiteTensor* t
+    cdef Py_buffer view
+    if node.outputs.size == 1 and not isinstance(outs, (tuple, list)):
+        outs = (outs,)
+    if len(outs) != node.outputs.size:
+        raise ValueError("invoke returned %d values for %d outputs" % (len(outs), node.outputs.size))
+    for k, value in enumerate(outs):
+        t = &ctx.tensors[node.outputs.data[k]]
+        arr = np.ascontiguousarray(value)
+        want = tuple([t.dims.data[i] for i in range(t.dims.size)])
+        if arr.dtype != np_type(t.type) or arr.shape != want:
+            raise ValueError("output %d must be %s %s (no implicit conversion), got %s %s"
+                             % (k, np.dtype(np_type(t.type)).name, want, arr.dtype.name, arr.shape))
+        PyObject_GetBuffer(arr, &view, PyBUF_ANY_CONTIGUOUS)
+        try:
+            memcpy(t.data.raw, view.buf, t.bytes)
+        finally:
+            PyBuffer_Release(&view)
 
 
 cdef TfLiteStatus _py_prepare(TfLiteContext* ctx, TfLiteNode* node) noexcept with gil:
@@ -636,7 +683,7 @@ cdef TfLiteStatus _py_prepare(TfLiteContext* ctx, TfLiteNode* node) noexcept wit
                 raise ValueError("output %d: cannot resize to %s" % (k, shape))
         return kTfLiteOk
     except Exception as e:
-        return _py_fail(ctx, node, "prepare", e)
+        return _py_fail(ctx, "Python custom op prepare", e)
 
 
 cdef TfLiteStatus _py_invoke(TfLiteContext* ctx, TfLiteNode* node) noexcept with gil:
@@ -644,31 +691,11 @@ cdef TfLiteStatus _py_invoke(TfLiteContext* ctx, TfLiteNode* node) noexcept with
         ctx.ReportError(ctx, "Python custom op: no op object")
         return kTfLiteError
     op = <object>node.user_data
-    cdef TfLiteTensor* t
-    cdef Py_buffer view
     try:
-        ins = [None if node.inputs.data[k] < 0 else _copy_out(&ctx.tensors[node.inputs.data[k]], node.inputs.data[k])
-               for k in range(node.inputs.size)]
-        outs = op.invoke(*ins)
-        if node.outputs.size == 1 and not isinstance(outs, (tuple, list)):
-            outs = (outs,)
-        if len(outs) != node.outputs.size:
-            raise ValueError("invoke returned %d values for %d outputs" % (len(outs), node.outputs.size))
-        for k, value in enumerate(outs):
-            t = &ctx.tensors[node.outputs.data[k]]
-            arr = np.ascontiguousarray(value)
-            want = tuple([t.dims.data[i] for i in range(t.dims.size)])
-            if arr.dtype != np_type(t.type) or arr.shape != want:
-                raise ValueError("output %d must be %s %s (no implicit conversion), got %s %s"
-                                 % (k, np.dtype(np_type(t.type)).name, want, arr.dtype.name, arr.shape))
-            PyObject_GetBuffer(arr, &view, PyBUF_ANY_CONTIGUOUS)
-            try:
-                memcpy(t.data.raw, view.buf, t.bytes)
-            finally:
-                PyBuffer_Release(&view)
+        _write_outputs(ctx, node, op.invoke(*_read_inputs(ctx, node)))
         return kTfLiteOk
     except Exception as e:
-        return _py_fail(ctx, node, "invoke", e)
+        return _py_fail(ctx, "Python custom op invoke", e)
 
 
 cdef void _py_free(TfLiteContext* ctx, void* buffer) noexcept with gil:
@@ -680,3 +707,143 @@ memset(&_PY_REG, 0, sizeof(_PY_REG))
 _PY_REG.prepare = _py_prepare
 _PY_REG.invoke = _py_invoke
 _PY_REG.free = _py_free
+
+
+# ---- delegates implemented in Python (tflite_fast.delegate.PythonDelegate) ----
+# A real TfLiteDelegate: its Prepare asks the Python object which plan nodes
+# it supports and hands them to the runtime's ReplaceNodeSubsetsWithDelegateKernels
+# (the same partitioner as C delegates); each delegate node's user_data is the
+# Python kernel (a strong reference) that init made. Static: the graph's
+# shapes are known when kernels prepare, and a resize re-applies the delegate.
+
+cdef tuple _tensor_record(TfLiteContext* ctx, int index):
+    """(index, Interpreter._tensor_info tuple, copy of a constant's data or None)."""
+    cdef TfLiteTensor* t = &ctx.tensors[index]
+    data = None
+    if (t.allocation_type == kTfLiteMmapRo and t.data.raw != NULL and 0 <= t.type < _NTYPES
+            and _COPY_DTYPES[t.type] is not None):
+        data = _copy_out(t, index)
+    return (index, _tensor_info_of(t), data)
+
+
+cdef dict _node_record(TfLiteContext* ctx, int index, TfLiteNode* n, TfLiteRegistration* r):
+    name = (_s(r.custom_name) if r.custom_name != NULL and r.builtin_code != 51
+            else _s(tff_builtin_name(r.builtin_code)))
+    return {"index": index, "op_name": name, "builtin_code": r.builtin_code, "version": r.version,
+            "inputs": [None if n.inputs.data[k] < 0 else _tensor_record(ctx, n.inputs.data[k])
+                       for k in range(n.inputs.size)],
+            "outputs": [_tensor_record(ctx, n.outputs.data[k]) for k in range(n.outputs.size)]}
+
+
+cdef TfLiteIntArray* _new_int_array(list values) except NULL:
+    cdef TfLiteIntArray* a = TfLiteIntArrayCreate(len(values))
+    if a == NULL:
+        raise MemoryError()
+    for k, v in enumerate(values):
+        a.data[k] = v
+    return a
+
+
+cdef class PythonDelegateBase:
+    """The C side of tflite_fast.delegate.PythonDelegate, which implements
+    _supports_record(node_record) -> bool, _select(partitions) -> node
+    indices and _make_kernel(nodes, input_records, output_records)."""
+    cdef TfLiteDelegate d
+    cdef bytes _kernel_name  # the delegate nodes' custom_name (error messages)
+
+    def __cinit__(self, *args, **kwargs):
+        memset(&self.d, 0, sizeof(self.d))
+        self.d.data_ = <void*>self  # borrowed: the struct lives inside self
+        self.d.Prepare = _pyd_prepare
+        self._kernel_name = type(self).__name__.encode("utf-8")
+
+    def _get_native_delegate_pointer(self):
+        return <size_t>&self.d
+
+
+cdef TfLiteStatus _pyd_prepare(TfLiteContext* ctx, TfLiteDelegate* d) noexcept with gil:
+    cdef PythonDelegateBase self = <PythonDelegateBase>d.data_
+    cdef TfLiteIntArray* plan
+    cdef TfLiteNode* node
+    cdef TfLiteRegistration* reg
+    cdef TfLiteDelegateParams* parts
+    cdef int nparts = 0
+    cdef TfLiteIntArray* claimed = NULL
+    cdef TfLiteRegistration r
+    cdef TfLiteStatus st
+    try:
+        if np is None:
+            _load_numpy()
+        if ctx.GetExecutionPlan(ctx, &plan) != kTfLiteOk:
+            return kTfLiteError
+        records = {}
+        wanted = []
+        for i in [plan.data[k] for k in range(plan.size)]:
+            if ctx.GetNodeAndRegistration(ctx, i, &node, &reg) != kTfLiteOk:
+                return kTfLiteError
+            records[i] = _node_record(ctx, i, node, reg)
+            if self._supports_record(records[i]):
+                wanted.append(i)
+        self._records = records
+        if wanted:  # the options pick among the partitions the runtime would make
+            claimed = _new_int_array(wanted)
+            if ctx.PreviewDelegatePartitioning(ctx, claimed, &parts, &nparts) != kTfLiteOk:
+                return kTfLiteError
+            wanted = self._select([[parts[p].nodes_to_replace.data[k]
+                                    for k in range(parts[p].nodes_to_replace.size)]
+                                   for p in range(nparts)])
+            TfLiteIntArrayFree(claimed)
+            claimed = NULL
+        claimed = _new_int_array(sorted(wanted))
+        memset(&r, 0, sizeof(r))
+        r.init = _pyd_init
+        r.free = _py_free
+        r.prepare = _pyd_kernel_prepare
+        r.invoke = _pyd_invoke
+        r.custom_name = self._kernel_name
+        r.version = 1
+        st = ctx.ReplaceNodeSubsetsWithDelegateKernels(ctx, r, claimed, d)
+        return st
+    except Exception as e:
+        return _py_fail(ctx, "Python delegate %s.prepare" % type(self).__name__, e)
+    finally:
+        TfLiteIntArrayFree(claimed)
+        self._records = None
+
+
+cdef void* _pyd_init(TfLiteContext* ctx, const char* buffer, size_t length) noexcept with gil:
+    cdef const TfLiteDelegateParams* p = <const TfLiteDelegateParams*>buffer
+    self = <object>p.delegate.data_
+    try:
+        kernel = self._make_kernel(
+            [self._records[p.nodes_to_replace.data[k]] for k in range(p.nodes_to_replace.size)],
+            [_tensor_record(ctx, p.input_tensors.data[k]) for k in range(p.input_tensors.size)],
+            [_tensor_record(ctx, p.output_tensors.data[k]) for k in range(p.output_tensors.size)])
+        if not callable(getattr(kernel, "invoke", None)):
+            raise ValueError("create_kernel must return an object with an invoke(inputs) method, "
+                             "got %r" % (kernel,))
+        Py_INCREF(kernel)
+        return <void*>kernel
+    except Exception as e:
+        _py_fail(ctx, "Python delegate %s.create_kernel" % type(self).__name__, e)
+        return TfLiteKernelInitFailed()
+
+
+cdef TfLiteStatus _pyd_kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) noexcept with gil:
+    kernel = <object>node.user_data
+    try:
+        prepare = getattr(kernel, "prepare", None)
+        if prepare is not None:
+            prepare()
+        return kTfLiteOk
+    except Exception as e:
+        return _py_fail(ctx, "Python delegate kernel prepare", e)
+
+
+cdef TfLiteStatus _pyd_invoke(TfLiteContext* ctx, TfLiteNode* node) noexcept with gil:
+    kernel = <object>node.user_data
+    try:
+        _write_outputs(ctx, node, kernel.invoke(_read_inputs(ctx, node)))
+        return kTfLiteOk
+    except Exception as e:
+        return _py_fail(ctx, "Python delegate kernel invoke", e)

@@ -258,3 +258,79 @@ def test_inspect_metadata(capsys, tmp_path):
     r = json_cli(capsys, "inspect", p)
     assert r["metadata"]["packed_files"] == ["labels.txt"]
     assert r["metadata"]["inputs"][0]["normalization"] == [[127.5], [127.5]]
+
+
+# ---- inspect --delegate (the C fixture delegate of test_delegate.py) --------------
+
+@pytest.fixture(scope="module")
+def delegate_lib(tmp_path_factory):
+    from test_delegate import CC, build
+    if CC is None:
+        pytest.skip("no C compiler")
+    return build(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def g1_path(tmp_path_factory):
+    """delegate-abi.md §4.4's G1 (ADD MUL SUB ADD MUL SUB)."""
+    from test_delegate import G1
+    p = tmp_path_factory.mktemp("models") / "g1.tflite"
+    p.write_bytes(G1)
+    return p
+
+
+def test_delegate_spec():
+    assert cli._delegate_spec("lib.so") == ("lib.so", {})
+    assert cli._delegate_spec("lib.so:ops=0,18,preview=1") == ("lib.so", {"ops": "0,18", "preview": "1"})
+    with pytest.raises(ValueError, match="k=v pairs"):
+        cli._delegate_spec("lib.so:0,18")
+
+
+def test_inspect_delegate_partitions(capsys, delegate_lib, g1_path):
+    """doc §4.4: claiming ADD+MUL gives [0,1,4] -> node 6 and [3] -> node 7."""
+    r = json_cli(capsys, "inspect", g1_path, "--delegate", "%s:ops=0,18" % delegate_lib)
+    sub = r["subgraphs"][0]
+    assert sub["partitions"] == [
+        {"node": 6, "delegate": 0, "nodes": [0, 1, 4], "inputs": [0, 1], "outputs": [2, 3, 6]},
+        {"node": 7, "delegate": 0, "nodes": [3], "inputs": [2, 4], "outputs": [5]}]
+    assert [o["delegated_to"] for o in sub["ops"]] == [6, 6, None, 7, 6, None, None, None]
+    assert [o["op"] for o in sub["ops"][6:]] == ["DELEGATE", "DELEGATE"]
+    code, out, _ = run_cli(capsys, "inspect", g1_path, "--delegate", "%s:ops=0,18" % delegate_lib)
+    assert code == 0
+    assert "node 6 (delegate 0: %s:ops=0,18) replaces nodes [0, 1, 4]: inputs [0, 1] -> outputs [2, 3, 6]" \
+        % delegate_lib in out
+    assert "node 7 (delegate 0: %s:ops=0,18) replaces nodes [3]: inputs [2, 4] -> outputs [5]" % delegate_lib in out
+    assert "left to tflite_fast: nodes [2, 5]" in out
+
+
+def test_inspect_two_delegates(capsys, delegate_lib, g1_path):
+    """Applied in order: ADD to the first ([0] [3]), then MUL to the second ([1,4])."""
+    r = json_cli(capsys, "inspect", g1_path, "--delegate", "%s:ops=0" % delegate_lib,
+                 "--delegate", "%s:ops=18" % delegate_lib)
+    parts = [(p["node"], p["delegate"], p["nodes"]) for p in r["subgraphs"][0]["partitions"]]
+    assert parts == [(6, 0, [0]), (7, 0, [3]), (8, 1, [1, 4])]
+
+
+def test_inspect_without_delegate_has_no_partitions(capsys, g1_path):
+    r = json_cli(capsys, "inspect", g1_path)
+    assert r["delegates"] == [] and r["subgraphs"][0]["partitions"] == []
+    code, out, _ = run_cli(capsys, "inspect", g1_path)
+    assert "partitions" not in out
+
+
+def test_inspect_delegate_dot(capsys, tmp_path, delegate_lib, g1_path):
+    dot = tmp_path / "g1.dot"
+    code, _, _ = run_cli(capsys, "inspect", g1_path, "--delegate", "%s:ops=0,18" % delegate_lib, "--dot", dot)
+    assert code == 0
+    text = dot.read_text()
+    assert "subgraph cluster_d6 {" in text and "n0; n1; n4; }" in text
+    assert "subgraph cluster_d7 {" in text and "fillcolor=\"#d8e8f8\"; n3; }" in text
+    assert "n6 [" not in text and "n7 [" not in text  # the clusters stand for the delegate nodes
+    assert "n4 -> n5" in text  # edges between the original nodes remain
+
+
+def test_inspect_delegate_failures(capsys, delegate_lib, g1_path, tmp_path):
+    code, _, err = run_cli(capsys, "inspect", g1_path, "--delegate", "%s:ops=0,fail=prepare" % delegate_lib)
+    assert code == 1 and "test_delegate: prepare failure requested" in err
+    code, _, err = run_cli(capsys, "inspect", g1_path, "--delegate", tmp_path / "libmissing.so")
+    assert code == 1 and "libmissing.so" in err

@@ -6,7 +6,7 @@
                       [--reference] [--json]
     tflite-fast diff MODEL --against ai_edge_litert|tflite_runtime|reference
                      [--num_runs N] [--tolerance X] [--reference] [--json]
-    tflite-fast inspect MODEL [--dot FILE] [--json]
+    tflite-fast inspect MODEL [--delegate LIB.so[:k=v,...]]... [--dot FILE] [--json]
 
 `run` loads a model (the bundled one by default), prints its inputs and
 outputs, invokes it on random inputs and prints the latency.
@@ -23,6 +23,10 @@ and share of differing elements. Exit status 1 when a difference exceeds
 `inspect` prints inputs/outputs with quantization, signatures, every op with
 its version and whether tflite_fast supports it, the arena plan and the
 model metadata; --dot writes a Graphviz graph (and an SVG when `dot` exists).
+--delegate applies an external delegate (load_delegate with the options
+given as k=v pairs; repeat it for several, applied in order) and prints the
+partitions: which nodes each DELEGATE node replaced; --dot then draws each
+partition as a cluster around the nodes it replaced.
 """
 import argparse
 import json
@@ -36,7 +40,7 @@ import numpy as np
 
 from . import _core, default_model_path
 from . import metadata as _metadata
-from .interpreter import Interpreter, OpResolverType
+from .interpreter import Interpreter, OpResolverType, load_delegate
 
 OTHER_RUNTIMES = ("ai_edge_litert", "tflite_runtime")
 
@@ -520,8 +524,46 @@ def _failed_node(msg):
     return int(digits) if digits.isdigit() else None
 
 
-def _inspect_data(path):
-    it = Interpreter(model_path=path)
+def _delegate_spec(spec):
+    """'LIB.so[:k=v,...]' -> (library, {k: v}); a piece without '=' belongs
+    to the previous value ('ops=0,18,x=1' is ops='0,18', x='1')."""
+    library, sep, opts = spec.partition(":")
+    if os.path.exists(spec) or not sep:  # the whole spec is a path
+        return spec, {}
+    options, key = {}, None
+    for kv in opts.split(","):
+        k, eq, v = kv.partition("=")
+        if eq and k:
+            key = k
+            options[key] = v
+        elif key is not None:  # a comma inside a value: ops=0,18
+            options[key] += "," + kv
+        else:
+            raise ValueError("--delegate %s: options are k=v pairs separated by commas, got %r" % (spec, kv))
+    return library, options
+
+
+def _partitions(core, delegates, s):
+    """Per delegate node of subgraph s: what it replaced (doc delegate-abi §4.2)."""
+    which = {d._get_native_delegate_pointer(): i for i, (_, d) in enumerate(delegates)}
+    out = []
+    for i in range(core._num_nodes(s)):
+        p = core._delegate_partition(i, s)
+        if p is not None:
+            nodes, ins, outs, ptr = p
+            out.append({"node": i, "delegate": which.get(ptr, -1), "nodes": nodes, "inputs": ins, "outputs": outs})
+    return out
+
+
+def _inspect_data(path, delegate_specs=()):
+    delegates = []
+    for spec in delegate_specs:
+        library, options = _delegate_spec(spec)
+        try:
+            delegates.append((spec, load_delegate(library, options)))
+        except AttributeError as e:  # a library without the plugin symbols
+            raise ValueError("--delegate %s: %s" % (spec, e)) from None
+    it = Interpreter(model_path=path, experimental_delegates=[d for _, d in delegates])
     core = it._interpreter
     nsub = core._num_subgraphs()
     support = _support(core, nsub)
@@ -530,8 +572,10 @@ def _inspect_data(path):
             "outputs": [_tensor_json(core, i) for i in core._outputs(0)],
             "signatures": [{"key": k, "subgraph": sg, "inputs": dict(ins), "outputs": dict(outs)}
                            for k, sg, ins, outs in core._signatures()],
-            "subgraphs": []}
+            "delegates": [spec for spec, _ in delegates], "subgraphs": []}
     for s in range(nsub):
+        partitions = _partitions(core, delegates, s)
+        replaced_by = {n: p["node"] for p in partitions for n in p["nodes"]}
         ops = []
         for i in range(core._num_nodes(s)):
             info = core._node(i, s)
@@ -539,9 +583,10 @@ def _inspect_data(path):
             ops.append({"index": i, "op": name, "builtin_code": int(code), "version": int(version),
                         "inputs": [int(x) for x in ins], "outputs": [int(x) for x in outs],
                         "kernel": info[5] if len(info) > 5 else "", "supported": support[s][i][0],
-                        "error": support[s][i][1]})
+                        "error": support[s][i][1], "delegated_to": replaced_by.get(i)})
         sub = {"index": s, "inputs": core._inputs(s), "outputs": core._outputs(s),
-               "num_tensors": core._num_tensors(s), "ops": ops, "allocated": core._is_allocated(s)}
+               "num_tensors": core._num_tensors(s), "ops": ops, "allocated": core._is_allocated(s),
+               "partitions": partitions}
         if core._is_allocated(s):
             plan = core._memory_plan(s)
             for e in plan:
@@ -609,8 +654,20 @@ def _print_inspect(data):
                                                     "kernel"))
         for o in ops:
             io = "%s -> %s" % (o["inputs"], o["outputs"])
+            kernel = o["kernel"] if o["delegated_to"] is None else "replaced by node %d" % o["delegated_to"]
             print("  %5d  %-26s %4d  %-14s %-24s %s" % (o["index"], o["op"][:26], o["version"],
-                                                        o["supported"], io, o["kernel"]))
+                                                        o["supported"], io, kernel))
+        if data["delegates"]:
+            print("  partitions: %d" % len(sub["partitions"]))
+        for p in sub["partitions"]:
+            spec = data["delegates"][p["delegate"]] if p["delegate"] >= 0 else "?"
+            print("    node %d (delegate %d: %s) replaces nodes %s: inputs %s -> outputs %s"
+                  % (p["node"], p["delegate"], spec, p["nodes"], p["inputs"], p["outputs"]))
+        if sub["partitions"]:
+            replaced = {n for p in sub["partitions"] for n in p["nodes"]}
+            drawn = {p["node"] for p in sub["partitions"]}
+            cpu = [o["index"] for o in ops if o["index"] not in replaced and o["index"] not in drawn]
+            print("    left to tflite_fast: nodes %s" % cpu)
         for o in ops:
             if o["error"]:
                 print("  node %d (%s): %s" % (o["index"], o["op"], o["error"].replace("\n", " ")))
@@ -654,10 +711,14 @@ def _dot_quote(s):
 
 def _write_dot(data, core, path):
     """Ops as boxes, graph inputs/outputs as ellipses, edges labelled with the
-    tensor's name and shape; constants are counted in the op label."""
+    tensor's name and shape; constants are counted in the op label. A
+    delegated partition is a cluster around the model nodes it replaced (the
+    delegate node itself is not drawn: the cluster is it)."""
     sub = data["subgraphs"][0]
+    delegate_nodes = {p["node"] for p in sub["partitions"]}
+    ops = [o for o in sub["ops"] if o["index"] not in delegate_nodes]
     producer = {}
-    for o in sub["ops"]:
+    for o in ops:
         for t in o["outputs"]:
             producer[t] = o["index"]
     lines = ["digraph tflite {", "  rankdir=TB;", '  node [fontname="Helvetica", fontsize=10];',
@@ -671,7 +732,7 @@ def _write_dot(data, core, path):
         info = core._tensor_info(t, 0)
         return _dot_quote("%s %s" % (info[0][:32], [int(x) for x in info[2]]))
 
-    for o in sub["ops"]:
+    for o in ops:
         consts = sum(1 for t in o["inputs"] if t >= 0 and t not in producer and t not in sub["inputs"])
         label = "%s v%d\\n#%d%s" % (o["op"], o["version"], o["index"], ("\\n%d const" % consts) if consts else "")
         color = "" if o["supported"] == "yes" else ', style=filled, fillcolor="#f4b6b6"'
@@ -681,6 +742,11 @@ def _write_dot(data, core, path):
                 lines.append("  n%d -> n%d [label=%s];" % (producer[t], o["index"], edge_label(t)))
             elif t in sub["inputs"]:
                 lines.append("  t%d -> n%d;" % (t, o["index"]))
+    for p in sub["partitions"]:
+        spec = data["delegates"][p["delegate"]] if p["delegate"] >= 0 else "?"
+        members = " ".join("n%d;" % n for n in p["nodes"] if n not in delegate_nodes)
+        lines.append('  subgraph cluster_d%d { label=%s; style=filled; fillcolor="#d8e8f8"; %s }'
+                     % (p["node"], _dot_quote("DELEGATE #%d (%s)" % (p["node"], os.path.basename(spec))), members))
     for t in sub["outputs"]:
         if t in producer:
             lines.append("  n%d -> o%d [label=%s];" % (producer[t], t, edge_label(t)))
@@ -707,7 +773,7 @@ def _write_dot(data, core, path):
 
 
 def cmd_inspect(args):
-    data, core = _inspect_data(args.model)
+    data, core = _inspect_data(args.model, args.delegate or ())
     if args.dot:
         data["dot_files"] = _write_dot(data, core, args.dot)
     if args.json:
@@ -764,6 +830,8 @@ def main(argv=None):
 
     i = sub.add_parser("inspect", help="ops, support, tensors, arena plan and metadata of a model")
     i.add_argument("model", help="a .tflite file")
+    i.add_argument("--delegate", action="append", metavar="LIB.so[:k=v,...]",
+                   help="apply this external delegate (repeatable) and show its partitions")
     i.add_argument("--dot", metavar="FILE", help="write a Graphviz graph (FILE.svg renders with dot)")
     i.add_argument("--json", action="store_true")
     i.set_defaults(fn=cmd_inspect)

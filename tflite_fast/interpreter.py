@@ -85,7 +85,12 @@ def load_delegate(library, options=None):
 
 
 def _details(core, index: int, subgraph: int = 0) -> Dict[str, Any]:
-    name, ttype, shape, sig, quant, scales, zps, qdim, sparsity = core._tensor_info(index, subgraph)
+    return _details_of(index, core._tensor_info(index, subgraph))
+
+
+def _details_of(index: int, info) -> Dict[str, Any]:
+    """get_tensor_details()'s dict from a core _tensor_info tuple."""
+    name, ttype, shape, sig, quant, scales, zps, qdim, sparsity = info
     dtype = _core.np_type(ttype)
     if dtype is None:
         raise ValueError("Tensor %d has no type" % index)

@@ -1,0 +1,316 @@
+"""Delegates written in Python (tflite_fast.delegate.PythonDelegate, issue 5
+item 7). A numpy delegate claiming ADD/MUL/SUB must get exactly the
+partitions the C fixture delegate (tests/delegate/test_delegate.c) gets for
+the same claim, which test_delegate.py checks against ai_edge_litert and the
+worked examples of delegate-abi.md §4.4; its outputs must equal the
+oracle's; the SimpleDelegate-style options pick among those partitions; and
+any exception in its methods surfaces as RuntimeError."""
+
+import gc
+
+import numpy as np
+import pytest
+
+import oracle
+from model_builder import ModelBuilder
+from test_delegate import A, B, CONST, CC, G1, G4, build, logger
+
+import tflite_fast.interpreter as tff
+from tflite_fast.delegate import PythonDelegate
+
+pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler")
+
+NUMPY_OPS = {"ADD": np.add, "MUL": np.multiply, "SUB": np.subtract}
+CODES = {"ADD": 0, "MUL": 18, "SUB": 41}
+MODELS = {"G1": (G1, [A, B]), "G4": (G4, [A, B]), "CONST": (CONST, [A])}
+MODES = {
+    "greedy": {},
+    "no_clustering": {"experimental_disable_delegate_clustering": True},
+    "no_fusion": {"experimental_disable_delegate_node_fusion": True},
+}
+
+
+class NumpyKernel:
+    """Runs a partition's binary float ops in order on a dict of tensors."""
+
+    def __init__(self, partition, fail):
+        self.partition = partition
+        self.fail = fail
+        self.prepared = False
+
+    def prepare(self):
+        if self.fail == "prepare":
+            raise ValueError("prepare failure requested")
+        self.prepared = True
+
+    def invoke(self, inputs):
+        if self.fail == "invoke":
+            raise ValueError("invoke failure requested")
+        assert self.prepared
+        values = {t["index"]: x for t, x in zip(self.partition.inputs, inputs)}
+        for node in self.partition.nodes:
+            a, b = (values[t["index"]] for t in node.inputs)
+            values[node.outputs[0]["index"]] = NUMPY_OPS[node.op_name](a, b)
+        if self.fail == "dtype":
+            return [values[t["index"]].astype(np.float64) for t in self.partition.outputs]
+        return [values[t["index"]] for t in self.partition.outputs]
+
+
+class NumpyDelegate(PythonDelegate):
+    def __init__(self, ops, fail=None, **options):
+        super().__init__(**options)
+        self.ops = ops
+        self.fail = fail
+        self.seen = []        # nodes supports() was asked about
+        self.partitions = []  # (nodes, inputs, outputs) per create_kernel
+
+    def supports(self, node):
+        if self.fail == "supports":
+            raise ValueError("supports failure requested")
+        self.seen.append(node)
+        return node.op_name in self.ops and node.outputs[0]["dtype"] is np.float32
+
+    def create_kernel(self, partition):
+        if self.fail == "create":
+            raise ValueError("create failure requested")
+        self.partitions.append(([n.index for n in partition.nodes], [t["index"] for t in partition.inputs],
+                                [t["index"] for t in partition.outputs]))
+        return NumpyKernel(partition, self.fail)
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    return build(tmp_path_factory)
+
+
+def run(model, inputs, delegate, **kw):
+    """(ops details, outputs) with `delegate` applied."""
+    it = tff.Interpreter(model_content=model, experimental_delegates=[delegate], **kw)
+    it.allocate_tensors()
+    for detail, x in zip(it.get_input_details(), inputs):
+        it.set_tensor(detail["index"], x)
+    it.invoke()
+    ops = [(o["index"], o["op_name"], list(map(int, o["inputs"])), list(map(int, o["outputs"])))
+           for o in it._get_ops_details()]
+    return ops, [it.get_tensor(o["index"]) for o in it.get_output_details()]
+
+
+def c_partitions(so):
+    """(nodes, inputs, outputs) of each kernel the C fixture's init saw."""
+    out = []
+    for line in so.test_delegate_log().decode().splitlines():
+        if line.startswith("init "):
+            fields = dict(f.split("=") for f in line.split(" ")[1:])
+            out.append(tuple([int(v) for v in fields[k].split(",") if v] for k in ("nodes", "inputs", "outputs")))
+    return out
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("name,ops", [("G1", ("ADD", "MUL")), ("G1", ("ADD", "MUL", "SUB")), ("G1", ("SUB",)),
+                                      ("G4", ("ADD",)), ("CONST", ("ADD",)), ("G1", ())])
+def test_same_partitions_as_c_delegate(lib, name, ops, mode):
+    model, inputs = MODELS[name]
+    so = logger(lib)
+    so.test_delegate_log_clear()
+    c = tff.load_delegate(lib, {"ops": ",".join(str(CODES[o]) for o in ops)})
+    c_ops, c_outs = run(model, inputs, c, **MODES[mode])
+    py = NumpyDelegate(ops)
+    py_ops, py_outs = run(model, inputs, py, **MODES[mode])
+    assert py.partitions == c_partitions(so)
+    assert py_ops == c_ops
+    ref = oracle.run_oracle(model, inputs, "default")
+    oracle.assert_outputs_match(py_outs, ref)
+    del c
+    gc.collect()
+
+
+def test_g1_worked_example():
+    """doc §4.4: partitions [0,1,4] and [3], delegate nodes 6 and 7, plan [6,2,7,5]."""
+    d = NumpyDelegate(("ADD", "MUL"))
+    ops, outs = run(G1, [A, B], d)
+    assert d.partitions == [([0, 1, 4], [0, 1], [2, 3, 6]), ([3], [2, 4], [5])]
+    assert ops[6:] == [(6, "DELEGATE", [0, 1], [2, 3, 6]), (7, "DELEGATE", [2, 4], [5])]
+    t2 = A + B
+    np.testing.assert_array_equal(outs[0], A * B - ((t2 * A - B) + t2))
+
+
+def test_supports_sees_node_details():
+    d = NumpyDelegate(("ADD",))
+    run(CONST, [A], d)
+    first = d.seen[0]
+    assert (first.index, first.op_name, first.builtin_code, first.version) == (0, "ADD", 0, 1)
+    assert [t["index"] for t in first.inputs] == [0, 1] and first.outputs[0]["index"] == 2
+    assert first.inputs[0]["dtype"] is np.float32 and list(first.inputs[0]["shape"]) == [1, 4]
+    assert first.inputs[0]["quantization"] == (0.0, 0) and first.inputs[0]["data"] is None
+    np.testing.assert_array_equal(first.inputs[1]["data"], [[0.5, -1, 2, 3]])  # the constant's values
+
+
+def test_quantization_visible():
+    b = ModelBuilder()
+    x = b.tensor("x", [1, 3], np.int8, scale=[0.5], zero_point=[-3])
+    y = b.tensor("y", [1, 3], np.int8, scale=[0.25], zero_point=[2])
+    b.op("RELU", [x], [y])
+    b.inputs([x])
+    b.outputs([y])
+    d = NumpyDelegate(())
+    tff.Interpreter(model_content=b.build(), experimental_delegates=[d])
+    node = d.seen[0]
+    assert node.op_name == "RELU" and node.inputs[0]["dtype"] is np.int8
+    assert node.inputs[0]["quantization"] == (0.5, -3) and node.outputs[0]["quantization"] == (0.25, 2)
+    assert d.partitions == []  # nothing claimed: nothing replaced
+
+
+def test_internal_tensor_not_allocated():
+    d = NumpyDelegate(("ADD",))
+    it = tff.Interpreter(model_content=CONST, experimental_delegates=[d])
+    it.allocate_tensors()
+    assert d.partitions == [([0, 1], [0, 1], [3])]
+    plan = {e["tensor"] for e in it.memory_plan()}
+    assert 2 not in plan and {0, 3} <= plan
+    it.set_tensor(0, A)
+    it.invoke()
+    np.testing.assert_array_equal(it.get_tensor(3), A + 2 * np.array([[0.5, -1, 2, 3]], np.float32))
+
+
+@pytest.mark.parametrize("options,kw,partitions", [
+    # G1 greedy makes [0,1,4] and [3]
+    ({"min_nodes_per_partition": 2}, {}, [[0, 1, 4]]),
+    ({"max_delegated_partitions": 1}, {}, [[0, 1, 4]]),
+    ({"min_nodes_per_partition": 4}, {}, []),
+    ({"max_delegated_partitions": 2}, {}, [[0, 1, 4], [3]]),
+])
+def test_partition_options_g1(options, kw, partitions):
+    d = NumpyDelegate(("ADD", "MUL"), **options)
+    ops, outs = run(G1, [A, B], d, **kw)
+    assert [p[0] for p in d.partitions] == partitions
+    assert sum(o[1] == "DELEGATE" for o in ops) == len(partitions)
+    oracle.assert_outputs_match(outs, oracle.run_oracle(G1, [A, B], "default"))
+
+
+def test_partition_options_g4_non_greedy():
+    """Non-greedy G4 claiming ADD: [0] [2] [4,5]; the largest first, then plan order."""
+    kw = {"experimental_disable_delegate_clustering": True}
+    d = NumpyDelegate(("ADD",), max_delegated_partitions=1)
+    ops, outs = run(G4, [A, B], d, **kw)
+    # claimed {4,5} alone: subsets [0,1,2,3] [4,5]* [6]
+    assert d.partitions == [([4, 5], [0, 1, 4, 5], [6, 7])]
+    assert ops[7:] == [(7, "DELEGATE", [0, 1, 4, 5], [6, 7])]
+    oracle.assert_outputs_match(outs, oracle.run_oracle(G4, [A, B], "default"))
+    d = NumpyDelegate(("ADD",), max_delegated_partitions=2)
+    run(G4, [A, B], d, **kw)
+    assert [p[0] for p in d.partitions] == [[0], [4, 5]]
+
+
+@pytest.mark.parametrize("bad", [{"max_delegated_partitions": 0}, {"min_nodes_per_partition": 0},
+                                 {"max_delegated_partitions": 1.5}])
+def test_bad_options(bad):
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        NumpyDelegate(("ADD",), **bad)
+
+
+def test_resize_reapplies():
+    """Static delegate: resizing undoes it, allocate partitions again with the new shapes."""
+    d = NumpyDelegate(("ADD", "MUL"))
+    it = tff.Interpreter(model_content=G1, experimental_delegates=[d])
+    for i in (0, 1):
+        it.resize_tensor_input(i, [2, 4])
+    it.allocate_tensors()
+    a, b = np.concatenate([A, 2 * A]), np.concatenate([B, -B])
+    it.set_tensor(0, a)
+    it.set_tensor(1, b)
+    it.invoke()
+    assert len(d.partitions) == 4  # two at construction, two again after the resize
+    it2 = oracle.oracle_module().Interpreter(model_content=G1)
+    for i in (0, 1):
+        it2.resize_tensor_input(i, [2, 4])
+    it2.allocate_tensors()
+    it2.set_tensor(0, a)
+    it2.set_tensor(1, b)
+    it2.invoke()
+    oracle.assert_outputs_match([it.get_tensor(7)], [it2.get_tensor(7)])
+
+
+CONSTRUCTION_FAILURES = {
+    "supports": "Python delegate NumpyDelegate.prepare: ValueError: supports failure requested"
+                "Restored original execution plan after delegate application failure.",
+    "create": "Python delegate NumpyDelegate.create_kernel: ValueError: create failure requested"
+              "Failed to initialize kernel.Restored original execution plan after delegate application failure.",
+    "prepare": "Python delegate kernel prepare: ValueError: prepare failure requested"
+               "Node number 6 (NumpyDelegate) failed to prepare."
+               "Restored original execution plan after delegate application failure.",
+}
+
+
+@pytest.mark.parametrize("stage", list(CONSTRUCTION_FAILURES))
+def test_failure_at_construction(stage):
+    with pytest.raises(RuntimeError) as e:
+        tff.Interpreter(model_content=G1, experimental_delegates=[NumpyDelegate(("ADD", "MUL"), fail=stage)])
+    assert str(e.value) == CONSTRUCTION_FAILURES[stage]
+
+
+@pytest.mark.parametrize("stage,message", [
+    ("invoke", "Python delegate kernel invoke: ValueError: invoke failure requested"),
+    ("dtype", "Python delegate kernel invoke: ValueError: output 0 must be float32 (1, 4) "
+              "(no implicit conversion), got float64 (1, 4)"),
+])
+def test_failure_at_invoke(stage, message):
+    it = tff.Interpreter(model_content=G1, experimental_delegates=[NumpyDelegate(("ADD", "MUL"), fail=stage)])
+    it.allocate_tensors()
+    it.set_tensor(0, A)
+    it.set_tensor(1, B)
+    with pytest.raises(RuntimeError) as e:
+        it.invoke()
+    assert str(e.value) == message + "Node number 6 (NumpyDelegate) failed to invoke."
+
+
+def test_abstract_methods_fail_cleanly():
+    with pytest.raises(RuntimeError, match="implement supports"):
+        tff.Interpreter(model_content=G1, experimental_delegates=[PythonDelegate()])
+
+
+def test_kernel_without_invoke():
+    class Bad(NumpyDelegate):
+        def create_kernel(self, partition):
+            return object()
+
+    with pytest.raises(RuntimeError, match="invoke\\(inputs\\) method"):
+        tff.Interpreter(model_content=G1, experimental_delegates=[Bad(("ADD",))])
+
+
+def test_delegate_outlives_interpreter_references():
+    """The interpreter keeps the delegate; kernels are released with it."""
+    d = NumpyDelegate(("ADD", "MUL"))
+    it = tff.Interpreter(model_content=G1, experimental_delegates=[d])
+    del d
+    gc.collect()
+    it.allocate_tensors()
+    it.set_tensor(0, A)
+    it.set_tensor(1, B)
+    it.invoke()
+    oracle.assert_outputs_match([it.get_tensor(7)], oracle.run_oracle(G1, [A, B], "default"))
+
+
+def test_after_a_c_delegate(lib):
+    """C delegate (ADD) then Python delegate (MUL): the same graph as two C delegates give;
+    the Python one sees the C delegate's nodes as DELEGATE."""
+    def ops_with(second):
+        it = tff.Interpreter(model_content=G1, experimental_delegates=[tff.load_delegate(lib, {"ops": "0"}), second])
+        it.allocate_tensors()
+        it.set_tensor(0, A)
+        it.set_tensor(1, B)
+        it.invoke()
+        return ([(o["index"], o["op_name"], list(map(int, o["inputs"])), list(map(int, o["outputs"])))
+                 for o in it._get_ops_details()], it.get_tensor(7))
+
+    py = NumpyDelegate(("MUL",))
+    py_ops, py_out = ops_with(py)
+    so = logger(lib)
+    so.test_delegate_log_clear()
+    c_ops, _ = ops_with(tff.load_delegate(lib, {"ops": "18"}))
+    assert py_ops == c_ops and py_ops[8][1] == "DELEGATE"
+    # the plan the second C delegate's Prepare saw: [0]* [1,2,4] [3]* [5] -> 6,1,2,4,7,5
+    plans = [line for line in so.test_delegate_log().decode().splitlines() if line.startswith("prepare plan=")]
+    assert plans[1] == "prepare plan=6,1,2,4,7,5"
+    assert [(n.index, n.op_name) for n in py.seen] == [(6, "DELEGATE"), (1, "MUL"), (2, "SUB"), (4, "MUL"),
+                                                       (7, "DELEGATE"), (5, "SUB")]
+    oracle.assert_outputs_match([py_out], oracle.run_oracle(G1, [A, B], "default"))
