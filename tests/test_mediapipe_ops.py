@@ -338,3 +338,100 @@ def test_user_registration_overrides_builtin(lib):  # noqa: F811
         model_content=model)
     got, = run(it, *xs)
     np.testing.assert_array_equal(got, xs[0] + xs[1])
+
+
+# --- TransformTensorBilinear ---------------------------------------------------------
+
+
+def np_transform_bilinear(img, m, oh, ow):
+    """MediaPipe's TransformTensorBilinearV2 with its float / double mix: f32 dot products,
+    the align-corners shift and the interpolation weights in double, stored as float."""
+    f32, f64 = F32, np.float64
+    _, h, w, ch = img.shape
+    xs, ys = [f32(v) for v in m[:4]], [f32(v) for v in m[4:8]]
+    xs[3] = f32(f64(xs[3]) + (f64(xs[0]) * 0.5 + f64(xs[1]) * 0.5 - 0.5))
+    ys[3] = f32(f64(ys[3]) + (f64(ys[0]) * 0.5 + f64(ys[1]) * 0.5 - 0.5))
+    out = np.zeros((1, oh, ow, ch), F32)
+
+    def px(r, c):
+        return img[0, r, c] if 0 <= r < h and 0 <= c < w else np.zeros(ch, F32)
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        for oy in range(oh):
+            for ox in range(ow):
+                fx, fy = f32(ox), f32(oy)
+                u = xs[0] * fx + xs[1] * fy + xs[2] * f32(0) + xs[3] * f32(1)
+                v = ys[0] * fx + ys[1] * fy + ys[2] * f32(0) + ys[3] * f32(1)
+                if not (0 <= u <= w - 1 and 0 <= v <= h - 1):
+                    continue
+                u0, v0 = np.floor(u), np.floor(v)
+                c0, r0 = int(u0), int(v0)
+                right, lower = f32(u - u0), f32(v - v0)
+                top = ((1.0 - f64(right)) * px(r0, c0).astype(f64)
+                       + (right * px(r0, c0 + 1)).astype(f64)).astype(F32)
+                bot = ((1.0 - f64(right)) * px(r0 + 1, c0).astype(f64)
+                       + (right * px(r0 + 1, c0 + 1)).astype(f64)).astype(F32)
+                out[0, oy, ox] = ((lower * bot).astype(f64)
+                                  + (1.0 - f64(lower)) * top.astype(f64)).astype(F32)
+    return out
+
+
+def transform_tensor_model(ishape, oshape, mshape=(1, 4, 4), mtype=F32):
+    b = ModelBuilder()
+    x = b.tensor("image", list(ishape), F32)
+    m = b.tensor("matrix", list(mshape), mtype)
+    y = b.tensor("crop", list(oshape), F32)
+    # MediaPipe's flexbuffer options {output_height, output_width}; the kernel reads the
+    # output tensor's shape instead, so any bytes do.
+    b.op("CUSTOM", [x, m], [y], custom_code="TransformTensorBilinear", version=2,
+         custom_options=b"\x00")
+    b.inputs([x, m])
+    b.outputs([y])
+    return b.build()
+
+
+@st.composite
+def crop_case(draw):
+    i = st.integers
+    h, w, oh, ow, ch = draw(i(1, 9)), draw(i(1, 9)), draw(i(1, 7)), draw(i(1, 7)), draw(i(1, 4))
+    angle = draw(st.floats(-np.pi, np.pi))
+    sx, sy = draw(st.floats(0.1, 2.0)), draw(st.floats(0.1, 2.0))
+    tx, ty = draw(st.floats(-3, w + 2)), draw(st.floats(-3, h + 2))
+    m = np.eye(4)
+    m[0, :2] = [sx * np.cos(angle), -sy * np.sin(angle)]
+    m[1, :2] = [sx * np.sin(angle), sy * np.cos(angle)]
+    m[0, 3], m[1, 3] = tx, ty
+    if draw(st.booleans()):  # pixel-aligned: integer coordinates, edges exactly reached
+        m[:2, :2], m[0, 3], m[1, 3] = np.eye(2), draw(i(-1, 2)) + 0.5, draw(i(-1, 2)) + 0.5
+    return (1, h, w, ch), (1, oh, ow, ch), m.astype(F32)
+
+
+@settings(max_examples=40, deadline=None)
+@given(c=crop_case(), seed=st.integers(0, 2**32 - 1))
+def test_transform_tensor_bilinear(c, seed):
+    ishape, oshape, m = c
+    img = rand(np.random.default_rng(seed), ishape)
+    got = ours(transform_tensor_model(ishape, oshape), [img, m[None]])
+    oracle.assert_outputs_match(got, [np_transform_bilinear(img, m.ravel(), *oshape[1:3])])
+
+
+def test_transform_tensor_bilinear_nonfinite_matrix():
+    """NaN / inf coordinates count as outside: zeros, no out-of-bounds read."""
+    img = rand(np.random.default_rng(2), (1, 4, 4, 2))
+    for bad in (np.nan, np.inf, -np.inf, 1e30):
+        m = np.eye(4, dtype=F32)
+        m[0, 3] = bad
+        got, = ours(transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 2)), [img, m[None]])
+        np.testing.assert_array_equal(got, np.zeros((1, 3, 3, 2), F32))
+
+
+def test_transform_tensor_bilinear_rejects():
+    assert "output has 3 channels, image 2" in rejected(
+        transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 3)), None)
+    assert "batch must be 1, got image 2" in rejected(
+        transform_tensor_model((2, 4, 4, 2), (1, 3, 3, 2)), None)
+    assert "the matrix needs 8 values" in rejected(
+        transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 2), mshape=(1, 4)), None)
+    assert "must be float32" in rejected(
+        transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 2), mtype=np.int32), None)
+    assert "must be 4-D" in rejected(transform_tensor_model((4, 4, 2), (1, 3, 3, 2)), None)
