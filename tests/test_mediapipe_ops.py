@@ -430,8 +430,52 @@ def test_transform_tensor_bilinear_rejects():
         transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 3)), None)
     assert "batch must be 1, got image 2" in rejected(
         transform_tensor_model((2, 4, 4, 2), (1, 3, 3, 2)), None)
-    assert "the matrix needs 8 values" in rejected(
+    assert "the matrix needs 8 values (two rows of 4x4), has 4" in rejected(
         transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 2), mshape=(1, 4)), None)
-    assert "must be float32" in rejected(
+    assert "the matrix must be float32, got INT32" in rejected(
         transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 2), mtype=np.int32), None)
     assert "must be 4-D" in rejected(transform_tensor_model((4, 4, 2), (1, 3, 3, 2)), None)
+
+
+# --- TransformLandmarks --------------------------------------------------------------
+
+
+def np_transform_landmarks(lm, m):
+    """MediaPipe's TransformLandmarksV2: the first two matrix rows dotted with (x, y, 0, 1)
+    left to right in float32; z copied."""
+    out = lm.copy()
+    for i in range(lm.shape[1]):
+        x, y = lm[0, i, 0], lm[0, i, 1]
+        out[0, i, 0] = m[0] * x + m[1] * y + m[2] * F32(0) + m[3] * F32(1)
+        out[0, i, 1] = m[4] * x + m[5] * y + m[6] * F32(0) + m[7] * F32(1)
+    return out
+
+
+def landmarks_model(shape, mshape=(1, 4, 4), dtype=F32):
+    b = ModelBuilder()
+    x = b.tensor("landmarks", list(shape), dtype)
+    m = b.tensor("matrix", list(mshape), F32)
+    y = b.tensor("out", list(shape), dtype)
+    b.op("CUSTOM", [x, m], [y], custom_code="TransformLandmarks", version=2)
+    b.inputs([x, m])
+    b.outputs([y])
+    return b.build()
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 40), dims=st.sampled_from([2, 3]), seed=st.integers(0, 2**32 - 1))
+def test_transform_landmarks(n, dims, seed):
+    rng = np.random.default_rng(seed)
+    lm = (rng.uniform(-1, 300, (1, n, dims))).astype(F32)
+    m = rng.standard_normal((4, 4)).astype(F32)
+    got = ours(landmarks_model((1, n, dims)), [lm, m[None]])
+    oracle.assert_outputs_match(got, [np_transform_landmarks(lm, m.ravel())])
+
+
+def test_transform_landmarks_rejects():
+    assert "must have 2 or 3 coordinates, got 4" in rejected(landmarks_model((1, 5, 4)), None)
+    assert "batch must be 1, got 2" in rejected(landmarks_model((2, 5, 3)), None)
+    assert "version 1 is not supported" in rejected(landmarks_model((1, 1, 5, 3)), None)
+    assert "the matrix needs 8 values" in rejected(landmarks_model((1, 5, 3), (2, 3)), None)
+    assert "must be float32, got INT32" in rejected(
+        landmarks_model((1, 5, 3), dtype=np.int32), None)

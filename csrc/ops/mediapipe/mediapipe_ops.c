@@ -56,3 +56,12 @@ void tff_mp_pool_pad(tff_mp_pool* g, int large_h, int large_w, int small_h, int 
   g->pad_h = tff_conv_pad(g->stride_h, 1, large_h, g->filter_h, small_h, &odd);
   g->pad_w = tff_conv_pad(g->stride_w, 1, large_w, g->filter_w, small_w, &odd);
 }
+
+TfLiteStatus tff_mp_check_matrix(TfLiteContext* ctx, const TfLiteTensor* m, const char* op) {
+  TF_LITE_ENSURE_MSG(ctx, m->type == kTfLiteFloat32, "%s: the matrix must be float32, got %s", op,
+                     TfLiteTypeGetName(m->type));
+  TF_LITE_ENSURE_MSG(ctx, tff_num_elements(m->dims) >= 8,
+                     "%s: the matrix needs 8 values (two rows of 4x4), has %zu", op,
+                     tff_num_elements(m->dims));
+  return kTfLiteOk;
+}

@@ -27,6 +27,10 @@ const TfLiteRegistration* tff_mediapipe_registration(const char* name);
 TfLiteStatus tff_mp_options(TfLiteContext* ctx, const TfLiteNode* node, const char* op,
                             void* dst, size_t bytes);
 
+/* The 4x4 matrix input of the Transform* ops: float32 with at least the 8
+ * values of its first two rows (all they read). */
+TfLiteStatus tff_mp_check_matrix(TfLiteContext* ctx, const TfLiteTensor* m, const char* op);
+
 /* Node state of MaxPoolingWithArgmax2D and MaxUnpooling2D. */
 typedef struct tff_mp_pool {
   int stride_h, stride_w, filter_h, filter_w;

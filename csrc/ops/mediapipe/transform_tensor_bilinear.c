@@ -23,11 +23,10 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* m = tff_input(ctx, node, 1);
   const TfLiteTensor* out = tff_output(ctx, node, 0);
   TF_LITE_ENSURE(ctx, in != NULL && m != NULL && out != NULL);
-  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 && m->type == kTfLiteFloat32 &&
-                              out->type == kTfLiteFloat32,
-                     OP ": image, matrix and output must be float32, got %s, %s, %s",
-                     TfLiteTypeGetName(in->type), TfLiteTypeGetName(m->type),
-                     TfLiteTypeGetName(out->type));
+  TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 && out->type == kTfLiteFloat32,
+                     OP ": image and output must be float32, got %s, %s",
+                     TfLiteTypeGetName(in->type), TfLiteTypeGetName(out->type));
+  TF_LITE_ENSURE_OK(ctx, tff_mp_check_matrix(ctx, m, OP));
   TF_LITE_ENSURE_MSG(ctx, tff_rank(in) == 4 && tff_rank(out) == 4,
                      OP ": image and output must be 4-D (NHWC), got ranks %d, %d", tff_rank(in),
                      tff_rank(out));
@@ -36,9 +35,6 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      tff_dim(out, 0));
   TF_LITE_ENSURE_MSG(ctx, tff_dim(out, 3) == tff_dim(in, 3),
                      OP ": output has %d channels, image %d", tff_dim(out, 3), tff_dim(in, 3));
-  TF_LITE_ENSURE_MSG(ctx, tff_num_elements(m->dims) >= 8,
-                     OP ": the matrix needs 8 values (two rows of 4x4), has %zu",
-                     tff_num_elements(m->dims));
   return kTfLiteOk;
 }
 
