@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../ops/mediapipe/mediapipe_ops.h"
 #include "../ops/ops.h"
 #include "delegate.h"
 #include "fuse.h"
@@ -336,7 +337,10 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
     const tff_opcode* oc = &it->model->opcodes[op->opcode_index];
     TfLiteRegistration* r = &sg->regs[i];
     if (oc->builtin_code == kTfLiteBuiltinCustom) {
-      memset(r, 0, sizeof(*r)); /* unresolved until a custom op is registered */
+      /* unresolved until a custom op is registered, unless built in */
+      const TfLiteRegistration* b = tff_mediapipe_registration(oc->custom_name);
+      if (b) *r = *b;
+      else memset(r, 0, sizeof(*r));
       r->builtin_code = kTfLiteBuiltinCustom;
       r->custom_name = oc->custom_name ? oc->custom_name : "";
     } else {
@@ -777,8 +781,10 @@ int tff_interpreter_profile(tff_interpreter* it, int s, const uint64_t** ns, con
 }
 
 /* Custom ops resolve before delegates see the graph and before any prepare,
- * as TFLite's op resolver does at construction. Only the registration's V1
- * fields are read (a library built against any TFLite version has them). */
+ * as TFLite's op resolver does at construction; a user op replaces a
+ * built-in MediaPipe op of its name (ops/mediapipe/mediapipe_ops.h). Only
+ * the registration's V1 fields are read (a library built against any TFLite
+ * version has them). */
 int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
                                     const TfLiteRegistration* reg) {
   clear_error(it);
@@ -798,14 +804,17 @@ int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
     tff_subgraph* sg = &it->sgs[s];
     for (int i = 0; i < sg->num_nodes; ++i) {
       TfLiteRegistration* r = &sg->regs[i];
-      if (r->builtin_code != kTfLiteBuiltinCustom || r->invoke || strcmp(r->custom_name, name))
-        continue;
+      if (r->builtin_code != kTfLiteBuiltinCustom || strcmp(r->custom_name, name)) continue;
+      const TfLiteRegistration* b = tff_mediapipe_registration(name);
+      if (r->invoke && !(b && r->invoke == b->invoke)) continue; /* the first user one stays */
+      TfLiteNode* n = &sg->nodes[i];
+      if (r->invoke && r->free) r->free(&sg->ctx, n->user_data); /* replacing a built-in */
+      n->user_data = NULL;
       r->init = reg->init;
       r->free = reg->free;
       r->prepare = reg->prepare;
       r->invoke = reg->invoke;
       r->profiling_string = reg->profiling_string;
-      TfLiteNode* n = &sg->nodes[i];
       if (r->init) {
         n->user_data = r->init(&sg->ctx, (const char*)n->custom_initial_data,
                                (size_t)n->custom_initial_data_size);

@@ -1,0 +1,62 @@
+/* MediaPipe's TFLite custom ops (mediapipe/util/tflite/operations), built in.
+ *
+ * Every interpreter resolves a CUSTOM node whose name is listed here at
+ * model load, before delegates and before any prepare, so MediaPipe models
+ * run without a custom-op resolver. A user registration of the same name
+ * (tff_interpreter_register_custom) still wins: it frees the built-in's node
+ * state and replaces it.
+ *
+ * Their options are raw C structs in custom_initial_data (MediaPipe
+ * reinterpret_casts them); the helpers below copy them out after checking
+ * the size, since the bytes are unaligned and may be short. */
+#ifndef TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
+#define TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
+
+#include "kernel_util.h"
+#include "tflite_fast/builtin_ops.h"
+
+/* The built-in registration for custom op `name`, or NULL. */
+const TfLiteRegistration* tff_mediapipe_registration(const char* name);
+
+#define TFF_MEDIAPIPE_OP(name, fn) const TfLiteRegistration* fn(void);
+#include "mediapipe_list.h"
+#undef TFF_MEDIAPIPE_OP
+
+/* The first `bytes` of the node's custom options into *dst (zeroed first);
+ * fails naming the op when the options are shorter. */
+TfLiteStatus tff_mp_options(TfLiteContext* ctx, const TfLiteNode* node, const char* op,
+                            void* dst, size_t bytes);
+
+/* The 4x4 matrix input of the Transform* ops: float32 with at least the 8
+ * values of its first two rows (all they read). */
+TfLiteStatus tff_mp_check_matrix(TfLiteContext* ctx, const TfLiteTensor* m, const char* op);
+
+/* Node state of MaxPoolingWithArgmax2D and MaxUnpooling2D. */
+typedef struct tff_mp_pool {
+  int stride_h, stride_w, filter_h, filter_w;
+  int pad_h, pad_w; /* padding rows / columns before the first pixel of the large image */
+  float lo, hi;     /* activation bounds, finite as TFLite's */
+} tff_mp_pool;
+
+/* Their options: TfLitePoolParams without its `computed` tail, validated
+ * (padding, strides, filter, activation) into *p and g (but for padding). */
+TfLiteStatus tff_mp_pool_params(TfLiteContext* ctx, const TfLiteNode* node, const char* op,
+                                TfLitePoolParams* p, tff_mp_pool* g);
+
+/* g's padding for a pool from a large_h x large_w image to small_h x small_w. */
+void tff_mp_pool_pad(tff_mp_pool* g, int large_h, int large_w, int small_h, int small_w);
+
+/* The registration of a MediaPipe op, state freed with tff_free_user_data. */
+#define TFF_MEDIAPIPE_REGISTRATION(fn, name, init_fn, prepare_fn, invoke_fn)      \
+  const TfLiteRegistration* fn(void) {                                            \
+    static const TfLiteRegistration r = {.init = init_fn,                        \
+                                         .free = tff_free_user_data,             \
+                                         .prepare = prepare_fn,                  \
+                                         .invoke = invoke_fn,                    \
+                                         .builtin_code = kTfLiteBuiltinCustom,   \
+                                         .custom_name = name,                    \
+                                         .version = 1};                          \
+    return &r;                                                                    \
+  }
+
+#endif  // TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
