@@ -127,8 +127,11 @@ static inline void tff_bcast_collapse(tff_bcast* bc) {
   for (int i = 0; i < bc->rank; ++i) {
     if (bc->shape[i] == 1) continue;
     const int r = c.rank - 1;
-    if (r >= 0 && bc->stride_a[i] * bc->shape[i] == c.stride_a[r] &&
-        bc->stride_b[i] * bc->shape[i] == c.stride_b[r]) {
+    /* int64: a zero-size tensor may have other dims whose product passes
+     * INT_MAX (a fuzzed model did); such dims are left unmerged. */
+    if (r >= 0 && (int64_t)bc->stride_a[i] * bc->shape[i] == c.stride_a[r] &&
+        (int64_t)bc->stride_b[i] * bc->shape[i] == c.stride_b[r] &&
+        (int64_t)c.shape[r] * bc->shape[i] <= INT32_MAX) {
       c.shape[r] *= bc->shape[i];
       c.stride_a[r] = bc->stride_a[i];
       c.stride_b[r] = bc->stride_b[i];
