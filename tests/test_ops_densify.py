@@ -287,3 +287,60 @@ def test_malformed_sparsity(case, kwargs, message):
     with pytest.raises((ValueError, RuntimeError), match=message):
         interp = module.Interpreter(model_content=model)
         interp.allocate_tensors()
+
+
+def same_structure(a, b):
+    """Equality of nested dicts/lists of arrays and numbers, dtypes included."""
+    if isinstance(b, dict):
+        return isinstance(a, dict) and list(a) == list(b) and all(
+            same_structure(a[k], b[k]) for k in b)
+    if isinstance(b, list):
+        return len(a) == len(b) and all(same_structure(x, y) for x, y in zip(a, b))
+    if isinstance(b, np.ndarray):
+        return a.dtype == b.dtype and np.array_equal(a, b)
+    return a == b
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.uint16, np.uint8])
+@pytest.mark.parametrize("layout", LAYOUTS_2D + LAYOUTS_4D)
+def test_sparsity_parameters(layout, index_dtype):
+    """get_tensor_details() reports the sparse tensor's encoding as the oracle does."""
+    rng = np.random.default_rng(11)
+    shape = [8, 12] if len(layout[0]) - len(layout[2]) == 2 else [4, 2, 3, 8]
+    dense = pruned(rng, shape, np.float32, 0.5, block_shape(len(shape), layout))
+    b = ModelBuilder()
+    x, y = b.tensor("x", shape, np.float32), b.tensor("y", shape, np.float32)
+    w = sparse_weights(b, rng, lambda s: index_dtype, dense, layout, np.float32, None)
+    b.op("ADD", [x, w], [y])
+    b.inputs([x])
+    b.outputs([y])
+    model = b.build()
+    details = [[d for d in oracle.make_interpreter(m, model, "ref").get_tensor_details()
+                if d["name"] == "w_sparse"][0]["sparsity_parameters"]
+               for m in (oracle.ours_module(), oracle.oracle_module())]
+    assert details[1], "the oracle reports no sparsity"
+    assert same_structure(details[0], details[1]), details
+
+
+@pytest.mark.parametrize("layout", LAYOUTS_2D)
+def test_float16_weights(layout):
+    """Float16 sparse weights: DENSIFY -> DEQUANTIZE -> FULLY_CONNECTED, as converters
+    emit them."""
+    rng = np.random.default_rng(5)
+    n, k = 8, 12
+    dense = pruned(rng, [n, k], np.float32, 0.5, block_shape(2, layout)).astype(np.float16)
+    b = ModelBuilder()
+    x, y = b.tensor("x", [2, k], np.float32), b.tensor("y", [2, n], np.float32)
+    order, csr, block_map, block_sizes = layout
+    values, metadata = encode(dense, order, csr, block_map, block_sizes)
+    ws = b.sparse_const("w_sparse", dense.shape, values, order,
+                        with_index_types(metadata, lambda s: np.uint16),
+                        block_map=list(block_map) if block_map else None)
+    w16, w = b.tensor("w16", [n, k], np.float16), b.tensor("w", [n, k], np.float32)
+    b.op("DENSIFY", [ws], [w16])
+    b.op("DEQUANTIZE", [w16], [w])
+    b.op("FULLY_CONNECTED", [x, w, -1], [y])
+    b.inputs([x])
+    b.outputs([y])
+    check_both(lambda as_dense: (b.build(), [rng.standard_normal([2, k]).astype(np.float32)]),
+               np.float32)
