@@ -318,7 +318,8 @@ cdef class Interpreter:
             raise ValueError("the interpreter has no model (Interpreter.__init__ did not run or failed)")
         cdef int n = tff_interpreter_num_subgraphs(self.it)
         if subgraph < 0 or subgraph >= n:
-            raise ValueError("Invalid subgraph index %d exceeds max subgraph index %d" % (subgraph, n - 1))
+            # TFLite's wording, which names the subgraph count as the max index.
+            raise ValueError("Invalid subgraph index %d exceeds max subgraph index %d" % (subgraph, n))
         return subgraph
 
     cdef TfLiteTensor* _tensor(self, int index, int subgraph) except NULL:

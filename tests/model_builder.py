@@ -223,6 +223,41 @@ class ModelBuilder:
                           quantized_dimension=quantized_dimension, buffer=self.buffer(raw))
         return idx
 
+    def sparse_const(self, name, shape, values, traversal_order, dim_metadata, block_map=None,
+                     scale=None, zero_point=None, quantized_dimension=0):
+        """Constant sparse tensor of dense `shape` storing `values` (the kept elements in
+        traversal order). dim_metadata: one entry per level, an int for a DENSE level (its
+        dense_size) or (segments, indices, index_dtype) for a SPARSE_CSR level, index_dtype
+        np.int32, np.uint16 or np.uint8 (the SparseIndexVector type)."""
+        values = np.asarray(values)
+        idx = self.const(name, values.ravel(), scale=scale, zero_point=zero_point,
+                         quantized_dimension=quantized_dimension)
+        t = self._sg.tensors[idx]
+        t.shape = [int(d) for d in shape]
+        sp = S.SparsityParametersT()
+        sp.traversalOrder = [int(d) for d in traversal_order]
+        if block_map is not None:
+            sp.blockMap = [int(d) for d in block_map]
+        vector = {np.int32: (S.SparseIndexVector.Int32Vector, S.Int32VectorT),
+                  np.uint16: (S.SparseIndexVector.Uint16Vector, S.Uint16VectorT),
+                  np.uint8: (S.SparseIndexVector.Uint8Vector, S.Uint8VectorT)}
+        sp.dimMetadata = []
+        for level in dim_metadata:
+            dm = S.DimensionMetadataT()
+            if isinstance(level, (int, np.integer)):
+                dm.format, dm.denseSize = S.DimensionType.DENSE, int(level)
+            else:
+                segments, indices, index_dtype = level
+                dm.format = S.DimensionType.SPARSE_CSR
+                kind, cls = vector[index_dtype]
+                dm.arraySegmentsType, dm.arraySegments = kind, cls()
+                dm.arraySegments.values = [int(v) for v in segments]
+                dm.arrayIndicesType, dm.arrayIndices = kind, cls()
+                dm.arrayIndices.values = [int(v) for v in indices]
+            sp.dimMetadata.append(dm)
+        t.sparsity = sp
+        return idx
+
     # -- operators ---------------------------------------------------------------
 
     def _opcode(self, builtin, custom_code, version):
