@@ -276,10 +276,23 @@ def test_resize(log, lib, dynamic):
     assert ("free" in ours[0][1]) == (not dynamic)
 
 
+PROBE = "probe plan=1 node=1 preview=1 replace=1 acquire=1 release=1"
+FORBIDDEN = "The function is forbidden if not calling in delegate."
+
+
 def test_callbacks_forbidden_outside_delegate_prepare(log, lib):
-    """PreviewDelegatePartitioning from a kernel's prepare is refused (doc §1.5)."""
+    """The delegate-only callbacks, called from a kernel's prepare, all fail
+    (doc §1.5); the delegate's own Prepare used them successfully."""
     constructed = both(log, lib, "CONST", {"ops": "0", "probe": 1})[0]
-    assert "probe status=1" in constructed
+    assert PROBE in constructed
+
+
+def test_forbidden_callback_messages(log, lib):
+    """Each refused call reports TFLite's message."""
+    r = both(log, lib, "CONST", {"ops": "0", "probe": 1, "fail": "kprepare"})
+    assert r[:2] == ("error", "RuntimeError")
+    assert r[2] == 6 * FORBIDDEN + FAILURES["kprepare"].replace("Node number 6", "Node number 2")
+    assert PROBE in r[3]
 
 
 def test_old_delegate_layout(tmp_path_factory):

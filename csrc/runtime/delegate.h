@@ -20,6 +20,13 @@ tff_status tff_interpreter_apply_delegate(tff_interpreter* it, TfLiteDelegate* d
 /* Delegates one subgraph can hold at once. */
 #define TFF_MAX_DELEGATES 16
 
+/* Switches ctx's delegate-only callbacks (GetExecutionPlan,
+ * GetNodeAndRegistration, ReplaceNodeSubsetsWithDelegateKernels,
+ * PreviewDelegatePartitioning, Acquire/ReleaseSubgraphContext) on, for a
+ * delegate's Prepare, or off: then they report TFLite's "The function is
+ * forbidden if not calling in delegate." and fail (doc §1.5). */
+void tff_delegate_context(TfLiteContext* ctx, int on);
+
 struct tff_subgraph;
 /* Before an input of `sg` is resized: a graph made immutable by a static
  * delegate has all its delegates undone (TFLite's UndoAllDelegates) ... */

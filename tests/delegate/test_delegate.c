@@ -8,8 +8,8 @@
  *   fail=STAGE    create | prepare | init | kprepare | invoke: fail there
  *   dynamic=1     set kTfLiteDelegateFlagsAllowDynamicTensors
  *   preview=1     also log PreviewDelegatePartitioning's partitions
- *   probe=1       kernel prepare calls PreviewDelegatePartitioning (only
- *                 allowed inside the delegate's Prepare) and logs the status
+ *   probe=1       kernel prepare calls the delegate-only callbacks (allowed
+ *                 only inside the delegate's Prepare) and logs their statuses
  * Build variants for the layout hazards of docs/delegate-abi.md §1.9:
  *   -DOLD_DELEG   a 48-byte TfLiteDelegate (no opaque_delegate_builder),
  *                 followed by 0x41 garbage
@@ -153,15 +153,12 @@ static size_t count(const TfLiteIntArray* dims) {
   return n;
 }
 
+static void probe(TfLiteContext* ctx);
+
 static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   kernel* k = (kernel*)node->user_data;
   log_line("kprepare");
-  if (k->opt->probe) {
-    TfLiteIntArray none = {0};
-    TfLiteDelegateParams* parts;
-    int n;
-    log_line("probe status=%d", (int)ctx->PreviewDelegatePartitioning(ctx, &none, &parts, &n));
-  }
+  if (k->opt->probe) probe(ctx);
   if (strcmp(k->opt->fail, "kprepare") == 0) {
     ctx->ReportError(ctx, "test_delegate: kprepare failure requested");
     return kTfLiteError;
@@ -253,6 +250,24 @@ static const TfLiteRegistration kernel_registration = {
     NULL, NULL, 0};
 #define REPLACE(ctx) ((ctx)->ReplaceNodeSubsetsWithDelegateKernels)
 #endif
+
+/* The delegate-only callbacks, called from a kernel's prepare. */
+static void probe(TfLiteContext* ctx) {
+  TfLiteIntArray none = {0}, *plan;
+  TfLiteDelegateParams* parts;
+  TfLiteNode* n;
+  TfLiteRegistration* r;
+  TfLiteContext* sub;
+  int num, st[6];
+  st[0] = (int)ctx->GetExecutionPlan(ctx, &plan);
+  st[1] = (int)ctx->GetNodeAndRegistration(ctx, 0, &n, &r);
+  st[2] = (int)ctx->PreviewDelegatePartitioning(ctx, &none, &parts, &num);
+  st[3] = (int)REPLACE(ctx)(ctx, kernel_registration, &none, NULL);
+  st[4] = (int)ctx->AcquireSubgraphContext(ctx, 0, &sub);
+  st[5] = (int)ctx->ReleaseSubgraphContext(ctx, 0);
+  log_line("probe plan=%d node=%d preview=%d replace=%d acquire=%d release=%d", st[0], st[1],
+           st[2], st[3], st[4], st[5]);
+}
 
 static int claims(const options* opt, TfLiteContext* ctx, const TfLiteNode* node,
                   const TfLiteRegistration* reg) {
