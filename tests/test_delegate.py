@@ -276,6 +276,52 @@ def test_resize(log, lib, dynamic):
     assert ("free" in ours[0][1]) == (not dynamic)
 
 
+def run_resize_failure(module, so, libs, options):
+    """G1 with delegates (one per options dict) at [1,4], resized to [2,4]:
+    the failing allocate's error, then a retry on the CPU."""
+    so.test_delegate_log_clear()
+    ds = [module.load_delegate(lib, o) for lib, o in zip(libs, options)]
+    it = module.Interpreter(model_content=G1, experimental_delegates=ds,
+                            experimental_op_resolver_type=module.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    it.allocate_tensors()
+    for i in (0, 1):
+        it.resize_tensor_input(i, [2, 4])
+    with pytest.raises(RuntimeError) as e:
+        it.allocate_tensors()
+    failed = (str(e.value), events(so))
+    it.allocate_tensors()
+    it.set_tensor(0, np.concatenate([A, 2 * A]))
+    it.set_tensor(1, np.concatenate([B, -B]))
+    it.invoke()
+    ops = [(o["index"], o["op_name"]) for o in it._get_ops_details()]
+    out = it.get_tensor(it.get_output_details()[0]["index"]).tolist()
+    del it, ds
+    gc.collect()
+    return failed, events(so), ops, out
+
+
+@pytest.mark.parametrize("stage,skip", [("prepare", 1), ("init", 2), ("kprepare", 2)])
+def test_resize_reapply_fails(log, lib, stage, skip):
+    """A static delegate that fails when re-applied after a resize: allocate
+    raises with the reported messages, every delegate is removed and the
+    model runs on the CPU with the original plan."""
+    opts = [{"ops": "0,18", "fail": stage, "skip": skip}]
+    ref = run_resize_failure(oracle.oracle_module(), log, [lib], opts)
+    ours = run_resize_failure(tff, log, [lib], opts)
+    assert ours == ref
+    assert ours[0][0].endswith("Restored original execution plan after delegate application failure.")
+    assert [name for _, name in ours[2]] == ["ADD", "MUL", "SUB", "ADD", "MUL", "SUB"]
+
+
+def test_resize_reapply_second_delegate_fails(log, lib):
+    """The second delegate fails on re-apply: the first is removed too."""
+    opts = [{"ops": "0"}, {"ops": "18", "fail": "prepare", "skip": 1}]
+    ref = run_resize_failure(oracle.oracle_module(), log, [lib, lib], opts)
+    ours = run_resize_failure(tff, log, [lib, lib], opts)
+    assert ours == ref
+    assert "DELEGATE" not in [name for _, name in ours[2]]
+
+
 PROBE = "probe plan=1 node=1 preview=1 replace=1 acquire=1 release=1"
 FORBIDDEN = "The function is forbidden if not calling in delegate."
 

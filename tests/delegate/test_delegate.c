@@ -6,6 +6,7 @@
  * Options (all optional):
  *   ops=0,18,41   builtin codes to claim (ADD, MUL, SUB; float32 only)
  *   fail=STAGE    create | prepare | init | kprepare | invoke: fail there
+ *   skip=N        ... but only from the (N+1)-th call of that stage on
  *   dynamic=1     set kTfLiteDelegateFlagsAllowDynamicTensors
  *   preview=1     also log PreviewDelegatePartitioning's partitions
  *   probe=1       kernel prepare calls the delegate-only callbacks (allowed
@@ -64,8 +65,16 @@ typedef struct options {
   int codes[MAX_CODES];
   int num_codes;
   char fail[16];
+  int skip;                 /* the failure spares the first `skip` calls of its stage */
   int preview, probe;
 } options;
+
+/* 1 when this call of `stage` is to fail. */
+static int failing(options* opt, const char* stage) {
+  if (strcmp(opt->fail, stage) != 0) return 0;
+  if (opt->skip > 0) return opt->skip--, 0;
+  return 1;
+}
 
 typedef struct step { /* one original node of the partition */
   int code, in0, in1, out;
@@ -73,7 +82,7 @@ typedef struct step { /* one original node of the partition */
 } step;
 
 typedef struct kernel {
-  const options* opt;
+  options* opt;
   int num_steps;
   step* steps;
   TfLiteIntArray* inputs;   /* partition inputs / outputs (own copies) */
@@ -109,11 +118,11 @@ static void kernel_free(TfLiteContext* ctx, void* buffer) {
 
 static void* kernel_init(TfLiteContext* ctx, const char* buffer, size_t length) {
   const TfLiteDelegateParams* p = (const TfLiteDelegateParams*)buffer;
-  const options* opt = (const options*)p->delegate->data_;
+  options* opt = (options*)p->delegate->data_;
   char a[512], b[512], c[512];
   log_line("init length=%zu nodes=%s inputs=%s outputs=%s", length, ints(a, p->nodes_to_replace),
            ints(b, p->input_tensors), ints(c, p->output_tensors));
-  if (strcmp(opt->fail, "init") == 0) {
+  if (failing(opt, "init")) {
     ctx->ReportError(ctx, "test_delegate: init failure requested");
     return TfLiteKernelInitFailed();
   }
@@ -159,7 +168,7 @@ static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   kernel* k = (kernel*)node->user_data;
   log_line("kprepare");
   if (k->opt->probe) probe(ctx);
-  if (strcmp(k->opt->fail, "kprepare") == 0) {
+  if (failing(k->opt, "kprepare")) {
     ctx->ReportError(ctx, "test_delegate: kprepare failure requested");
     return kTfLiteError;
   }
@@ -199,7 +208,7 @@ static const float* rd(TfLiteContext* ctx, kernel* k, int t) {
 static TfLiteStatus kernel_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   kernel* k = (kernel*)node->user_data;
   log_line("invoke");
-  if (strcmp(k->opt->fail, "invoke") == 0) {
+  if (failing(k->opt, "invoke")) {
     ctx->ReportError(ctx, "test_delegate: invoke failure requested");
     return kTfLiteError;
   }
@@ -281,12 +290,12 @@ static int claims(const options* opt, TfLiteContext* ctx, const TfLiteNode* node
 }
 
 static TfLiteStatus delegate_prepare(TfLiteContext* ctx, TfLiteDelegate* d) {
-  const options* opt = (const options*)d->data_;
+  options* opt = (options*)d->data_;
   TfLiteIntArray* plan;
   if (ctx->GetExecutionPlan(ctx, &plan) != kTfLiteOk) return kTfLiteError;
   char a[512];
   log_line("prepare plan=%s", ints(a, plan));
-  if (strcmp(opt->fail, "prepare") == 0) {
+  if (failing(opt, "prepare")) {
     ctx->ReportError(ctx, "test_delegate: prepare failure requested");
     return kTfLiteError;
   }
@@ -352,6 +361,8 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
       }
     } else if (strcmp(keys[i], "fail") == 0) {
       snprintf(opt->fail, sizeof(opt->fail), "%s", values[i]);
+    } else if (strcmp(keys[i], "skip") == 0) {
+      opt->skip = atoi(values[i]);
     } else if (strcmp(keys[i], "dynamic") == 0) {
       d->flags = strcmp(values[i], "1") == 0 ? kTfLiteDelegateFlagsAllowDynamicTensors : 0;
     } else if (strcmp(keys[i], "preview") == 0) {
