@@ -56,7 +56,7 @@ def log(lib):
     return logger(lib)
 
 
-def events(so, keep=("prepare", "preview", "init", "kprepare", "probe", "invoke", "free")):
+def events(so, keep=("prepare", "preview", "init", "kprepare", "probe", "invoke", "copy", "free")):
     """The log's lines of the given kinds (create/destroy depend on GC timing)."""
     lines = so.test_delegate_log().decode().splitlines()
     return [line for line in lines if line.split(" ")[0] in keep]
@@ -274,6 +274,31 @@ def test_resize(log, lib, dynamic):
     assert ours == ref
     assert ours[2] == (2, 4)
     assert ("free" in ours[0][1]) == (not dynamic)
+
+
+@pytest.mark.parametrize("name,ops,copies", [
+    ("G1", "0,18", ["copy 3", "copy 6", "copy 5"]),  # t2 is read by the delegate only
+    ("G4", "0", ["copy 2", "copy 7", "copy 6"]),
+    ("CONST", "0", ["copy 3"])])                     # the model output, after invoke
+def test_copy_from_buffer_handle(log, lib, name, ops, copies):
+    """Partition outputs kept behind buffer handles (stale): a CPU node
+    reading one, and invoke for the model outputs, first call the delegate's
+    CopyFromBufferHandle (doc §4.3); the delegate's own nodes do not."""
+    _, later, _, outs = both(log, lib, name, {"ops": ops, "handles": 1})
+    assert [e for e in later if e.startswith("copy")] == copies
+    assert outs == both(log, lib, name, {"ops": ops})[3]
+
+
+def test_copy_from_buffer_handle_fails(log, lib):
+    """A failed copy for a CPU node's input fails the invoke with the
+    delegate's message; one for a model output after the invoke is ignored
+    (TFLite's Python Invoke drops that status; the output keeps stale data)."""
+    r = both(log, lib, "G1", {"ops": "0,18", "handles": 1, "fail": "copy"})
+    assert r[:3] == ("error", "RuntimeError", "test_delegate: copy failure requested")
+    model, inputs = MODELS["CONST"]
+    for module in (oracle.oracle_module(), tff):
+        r = run(module, log, lib, model, inputs, {"ops": "0", "handles": 1, "fail": "copy"})
+        assert r[0] != "error" and r[1][-1] == "copy 3"
 
 
 def run_resize_failure(module, so, libs, options):

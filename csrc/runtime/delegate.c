@@ -469,6 +469,39 @@ tff_status tff_interpreter_apply_delegate(tff_interpreter* it, TfLiteDelegate* d
   return TFF_OK;
 }
 
+/* TFLite's EnsureTensorDataIsReadable: data a delegate keeps behind a
+ * buffer handle is copied into the tensor before the CPU reads it. */
+static TfLiteStatus make_readable(tff_subgraph* sg, int t) {
+  TfLiteTensor* x = &sg->tensors[t];
+  if (!x->data_is_stale) return kTfLiteOk;
+  TfLiteContext* ctx = &sg->ctx;
+  if (x->delegate == NULL || x->buffer_handle == kTfLiteNullBufferHandle ||
+      x->delegate->CopyFromBufferHandle == NULL) {
+    ctx->ReportError(ctx, "Tensor %d is stale and has no delegate buffer handle to copy from.", t);
+    return kTfLiteError;
+  }
+  const TfLiteStatus status = x->delegate->CopyFromBufferHandle(ctx, x->delegate, x->buffer_handle, x);
+  x->data_is_stale = 0;
+  return status;
+}
+
+TfLiteStatus tff_delegation_read_inputs(tff_subgraph* sg, const TfLiteNode* node) {
+  for (int i = 0; i < node->inputs->size; ++i) {
+    const int t = node->inputs->data[i];
+    if (t < 0) continue;
+    const TfLiteTensor* x = &sg->tensors[t];
+    if (x->delegate != NULL && x->delegate != node->delegate && x->data_is_stale &&
+        make_readable(sg, t) != kTfLiteOk)
+      return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+void tff_delegation_read_outputs(tff_subgraph* sg) {
+  if (sg->delegation == NULL) return;
+  for (int i = 0; i < sg->outputs->size; ++i) make_readable(sg, sg->outputs->data[i]);
+}
+
 void tff_delegation_free(tff_subgraph* sg) {
   for (int i = 0; i < sg->num_nodes; ++i) {
     if (sg->nodes[i].delegate == NULL) continue;

@@ -35,6 +35,15 @@ void tff_delegation_before_resize(struct tff_subgraph* sg);
  * Failure: as tff_interpreter_apply_delegate. */
 tff_status tff_delegation_before_allocate(tff_interpreter* it);
 
+/* Before a node runs: its inputs that another delegate (or one, for a CPU
+ * node) left stale behind a buffer handle are fetched with the delegate's
+ * CopyFromBufferHandle, as TFLite's Invoke does ... */
+TfLiteStatus tff_delegation_read_inputs(struct tff_subgraph* sg, const TfLiteNode* node);
+/* ... and so are the subgraph's outputs after a successful invoke from the
+ * API or a control-flow op. A failed copy is reported but not returned:
+ * TFLite's Python Invoke and its IF/WHILE kernels ignore that status. */
+void tff_delegation_read_outputs(struct tff_subgraph* sg);
+
 /* Frees what delegation added to a subgraph (delegate nodes' params blocks,
  * the saved plan); the node table itself is freed by the caller. */
 void tff_delegation_free(struct tff_subgraph* sg);

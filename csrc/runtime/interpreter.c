@@ -703,6 +703,10 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
       sg->running = 0;
       return TFF_STATUS_INVOKE_FAILED;
     }
+    if (sg->delegation != NULL && tff_delegation_read_inputs(sg, &sg->nodes[ni]) != kTfLiteOk) {
+      sg->running = 0;
+      return TFF_STATUS_INVOKE_FAILED;
+    }
     const uint64_t t0 = profiling ? now_ns() : 0;
     const TfLiteStatus ok = sg->regs[ni].invoke(ctx, &sg->nodes[ni]);
     if (profiling) {
@@ -788,7 +792,9 @@ int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
 
 tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
   clear_error(it);
-  return invoke_subgraph(&it->sgs[s]);
+  const tff_status st = invoke_subgraph(&it->sgs[s]);
+  if (st == TFF_OK) tff_delegation_read_outputs(&it->sgs[s]);
+  return st;
 }
 
 /* ---- subgraph.h: the runtime as control-flow kernels see it ---- */
@@ -826,7 +832,9 @@ TfLiteStatus tff_subgraph_allocate(TfLiteContext* sub) {
 }
 
 TfLiteStatus tff_subgraph_invoke(TfLiteContext* sub) {
-  return invoke_subgraph(SG(sub)) == TFF_OK ? kTfLiteOk : kTfLiteError;
+  if (invoke_subgraph(SG(sub)) != TFF_OK) return kTfLiteError;
+  tff_delegation_read_outputs(SG(sub));
+  return kTfLiteOk;
 }
 
 struct tff_resources** tff_context_resources(const TfLiteContext* ctx) { return &SG(ctx)->it->resources; }

@@ -8,6 +8,10 @@
  *   fail=STAGE    create | prepare | init | kprepare | invoke: fail there
  *   skip=N        ... but only from the (N+1)-th call of that stage on
  *   dynamic=1     set kTfLiteDelegateFlagsAllowDynamicTensors
+ *   handles=1     kernels keep their outputs in their own buffers: each
+ *                 output gets buffer_handle = its tensor index and is marked
+ *                 stale; the runtime fetches it with CopyFromBufferHandle
+ *                 (fail=copy fails that)
  *   preview=1     also log PreviewDelegatePartitioning's partitions
  *   probe=1       kernel prepare calls the delegate-only callbacks (allowed
  *                 only inside the delegate's Prepare) and logs their statuses
@@ -32,6 +36,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_CODES 16
+#define MAX_HANDLES 1024
 
 static char g_log[1 << 16];
 static size_t g_log_len;
@@ -58,6 +63,9 @@ static const char* ints(char* buf, const TfLiteIntArray* a) {
   return buf;
 }
 
+/* Buffer handle h (a tensor index) -> the kernel buffer holding its data. */
+static const float* g_handle[MAX_HANDLES];
+
 EXPORT const char* test_delegate_log(void) { return g_log; }
 EXPORT void test_delegate_log_clear(void) { g_log_len = 0, g_log[0] = 0; }
 
@@ -66,7 +74,7 @@ typedef struct options {
   int num_codes;
   char fail[16];
   int skip;                 /* the failure spares the first `skip` calls of its stage */
-  int preview, probe;
+  int preview, probe, handles;
 } options;
 
 /* 1 when this call of `stage` is to fail. */
@@ -88,8 +96,17 @@ typedef struct kernel {
   TfLiteIntArray* inputs;   /* partition inputs / outputs (own copies) */
   TfLiteIntArray* outputs;
   int num_tensors;
-  float** own;              /* per tensor: our buffer when internal, else NULL */
+  float** own;              /* per tensor: our buffer (internal, or output with handles) */
 } kernel;
+
+static void free_own(kernel* k) {
+  for (int t = 0; k->own && t < k->num_tensors; ++t) {
+    if (t < MAX_HANDLES && k->own[t] != NULL && g_handle[t] == k->own[t]) g_handle[t] = NULL;
+    free(k->own[t]);
+  }
+  free(k->own);
+  k->own = NULL;
+}
 
 static int has(const TfLiteIntArray* a, int x) {
   for (int i = 0; i < a->size; ++i)
@@ -108,8 +125,7 @@ static void kernel_free(TfLiteContext* ctx, void* buffer) {
   kernel* k = (kernel*)buffer;
   log_line("free");
   if (k == NULL) return;
-  for (int t = 0; k->own && t < k->num_tensors; ++t) free(k->own[t]);
-  free(k->own);
+  free_own(k);
   free(k->steps);
   free(k->inputs);
   free(k->outputs);
@@ -173,8 +189,11 @@ static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     return kTfLiteError;
   }
   /* (Re)allocate our buffers for internal tensors; shapes are the inputs'. */
-  for (int t = 0; k->own && t < k->num_tensors; ++t) free(k->own[t]);
-  free(k->own);
+  free_own(k);
+  if (k->opt->handles && ctx->tensors_size > MAX_HANDLES) {
+    ctx->ReportError(ctx, "test_delegate: too many tensors for handles");
+    return kTfLiteError;
+  }
   k->num_tensors = (int)ctx->tensors_size;
   k->own = (float**)calloc(ctx->tensors_size, sizeof(float*));
   if (k->own == NULL) return kTfLiteError;
@@ -188,12 +207,12 @@ static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
       ctx->ReportError(ctx, "test_delegate: unsupported node");
       return kTfLiteError;
     }
-    if (has(k->outputs, s->out)) {
-      if (count(z->dims) != count(x->dims)) {
-        TfLiteIntArray* d = copy_ints(x->dims);
-        if (d == NULL || ctx->ResizeTensor(ctx, z, d) != kTfLiteOk) return kTfLiteError;
-      }
-    } else if (k->own[s->out] == NULL) {
+    const int output = has(k->outputs, s->out);
+    if (output && count(z->dims) != count(x->dims)) {
+      TfLiteIntArray* d = copy_ints(x->dims);
+      if (d == NULL || ctx->ResizeTensor(ctx, z, d) != kTfLiteOk) return kTfLiteError;
+    }
+    if (!output || k->opt->handles) {
       k->own[s->out] = (float*)malloc(sizeof(float) * count(x->dims));
       if (k->own[s->out] == NULL) return kTfLiteError;
     }
@@ -201,8 +220,14 @@ static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+/* A stale tensor with a handle is read from the producing kernel's buffer
+ * (the runtime copies it only for consumers outside the delegate). */
 static const float* rd(TfLiteContext* ctx, kernel* k, int t) {
-  return k->own[t] ? k->own[t] : ctx->tensors[t].data.f;
+  const TfLiteTensor* x = &ctx->tensors[t];
+  if (k->own[t]) return k->own[t];
+  if (x->data_is_stale && x->buffer_handle >= 0 && x->buffer_handle < MAX_HANDLES)
+    return g_handle[x->buffer_handle];
+  return x->data.f;
 }
 
 static TfLiteStatus kernel_invoke(TfLiteContext* ctx, TfLiteNode* node) {
@@ -233,6 +258,27 @@ static TfLiteStatus kernel_invoke(TfLiteContext* ctx, TfLiteNode* node) {
       z[j] = v < lo ? lo : v > hi ? hi : v;
     }
   }
+  for (int i = 0; k->opt->handles && i < k->outputs->size; ++i) {
+    const int t = k->outputs->data[i];
+    g_handle[t] = k->own[t];
+    ctx->tensors[t].buffer_handle = t;
+    ctx->tensors[t].data_is_stale = 1;
+  }
+  return kTfLiteOk;
+}
+
+static TfLiteStatus copy_from_handle(TfLiteContext* ctx, TfLiteDelegate* d, TfLiteBufferHandle h,
+                                     TfLiteTensor* t) {
+  log_line("copy %d", h);
+  if (failing((options*)d->data_, "copy")) {
+    ctx->ReportError(ctx, "test_delegate: copy failure requested");
+    return kTfLiteError;
+  }
+  if (h < 0 || h >= MAX_HANDLES || g_handle[h] == NULL || t->data.raw == NULL) {
+    ctx->ReportError(ctx, "test_delegate: bad buffer handle %d", h);
+    return kTfLiteError;
+  }
+  memcpy(t->data.raw, g_handle[h], t->bytes);
   return kTfLiteOk;
 }
 
@@ -369,6 +415,8 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
       opt->preview = strcmp(values[i], "1") == 0;
     } else if (strcmp(keys[i], "probe") == 0) {
       opt->probe = strcmp(values[i], "1") == 0;
+    } else if (strcmp(keys[i], "handles") == 0) {
+      opt->handles = strcmp(values[i], "1") == 0;
     }
   }
   log_line("create");
@@ -380,6 +428,7 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
   }
   d->data_ = opt;
   d->Prepare = delegate_prepare;
+  if (opt->handles) d->CopyFromBufferHandle = copy_from_handle;
   return d;
 }
 
