@@ -358,6 +358,15 @@ def test_callbacks_forbidden_outside_delegate_prepare(log, lib):
     assert PROBE in constructed
 
 
+def test_acquired_context_keeps_callbacks(log, lib):
+    """Prepare acquires its own subgraph's context without releasing it: as
+    in TFLite the switches nest, so the kernel's prepare still has the
+    callbacks (its Release then switches them off)."""
+    constructed = both(log, lib, "CONST", {"ops": "0", "probe": 1, "acquire": 1})[0]
+    assert constructed[0] == "probe acquire=0 self=1"
+    assert PROBE.replace("=1", "=0") in constructed
+
+
 def test_forbidden_callback_messages(log, lib):
     """Each refused call reports TFLite's message."""
     r = both(log, lib, "CONST", {"ops": "0", "probe": 1, "fail": "kprepare"})

@@ -24,6 +24,7 @@ typedef struct tff_delegation {
   struct applied { TfLiteDelegate* d; int greedy, fuse; } applied[TFF_MAX_DELEGATES];
   int num_applied;
   int undone;                /* delegates removed by a resize, re-applied at allocate */
+  int switches;              /* open switches to the delegate callbacks (Prepare, Acquire) */
 } tff_delegation;
 
 enum { kApplied = 0, kFailed, kDelegateError }; /* kDelegateError removes every delegate */
@@ -243,6 +244,8 @@ static tff_delegation* delegation_of(tff_subgraph* sg) {
   return sg->delegation;
 }
 
+static void switch_context(tff_subgraph* sg, int on);
+
 /* The acquired subgraph gets the delegate callbacks (and the acquirer's
  * partitioning mode) until it is released, as in TFLite. */
 static TfLiteStatus acquire_subgraph_context(TfLiteContext* ctx, int index, TfLiteContext** out) {
@@ -259,7 +262,7 @@ static TfLiteStatus acquire_subgraph_context(TfLiteContext* ctx, int index, TfLi
   dl->greedy = tff_sg(ctx)->delegation->greedy;
   dl->fuse = tff_sg(ctx)->delegation->fuse;
   *out = &it->sgs[index].ctx;
-  tff_delegate_context(*out, 1);
+  switch_context(&it->sgs[index], 1);
   return kTfLiteOk;
 }
 
@@ -269,7 +272,7 @@ static TfLiteStatus release_subgraph_context(TfLiteContext* ctx, int index) {
     ctx->ReportError(ctx, "Invalid subgraph index %d (%d subgraphs).", index, it->num_subgraphs);
     return kTfLiteError;
   }
-  tff_delegate_context(&it->sgs[index].ctx, 0);
+  switch_context(&it->sgs[index], 0);
   return kTfLiteOk;
 }
 
@@ -311,14 +314,29 @@ static TfLiteStatus forbidden_release(TfLiteContext* ctx, int index) {
   return forbidden(ctx);
 }
 
-void tff_delegate_context(TfLiteContext* ctx, int on) {
+static void set_callbacks(TfLiteContext* ctx, int on) {
   ctx->GetExecutionPlan = on ? get_execution_plan : forbidden_plan;
   ctx->GetNodeAndRegistration = on ? get_node_and_registration : forbidden_node;
   ctx->ReplaceNodeSubsetsWithDelegateKernels = on ? replace_node_subsets : forbidden_replace;
   ctx->PreviewDelegatePartitioning = on ? preview_partitioning : forbidden_preview;
   ctx->AcquireSubgraphContext = on ? acquire_subgraph_context : forbidden_acquire;
   ctx->ReleaseSubgraphContext = on ? release_subgraph_context : forbidden_release;
-  if (!on && tff_sg(ctx)->delegation != NULL) free_preview(tff_sg(ctx)->delegation);
+}
+
+void tff_delegate_context_init(TfLiteContext* ctx) { set_callbacks(ctx, 0); }
+
+/* Switches nest as in TFLite: the callbacks stay on until every switch on
+ * (a Prepare, an Acquire) is matched by a switch off (its end, a Release),
+ * so a context acquired and never released keeps them. */
+static void switch_context(tff_subgraph* sg, int on) {
+  tff_delegation* dl = sg->delegation;
+  if (dl == NULL) return; /* never switched on */
+  if (on) {
+    if (dl->switches++ == 0) set_callbacks(&sg->ctx, 1);
+  } else if (dl->switches > 0 && --dl->switches == 0) {
+    set_callbacks(&sg->ctx, 0);
+    free_preview(dl);
+  }
 }
 
 static void free_delegate_node(tff_subgraph* sg, int i) {
@@ -397,11 +415,11 @@ static int apply_to_subgraph(tff_subgraph* sg, TfLiteDelegate* d, int greedy, in
   }
   dl->greedy = greedy;
   dl->fuse = fuse;
-  tff_delegate_context(ctx, 1);
+  switch_context(sg, 1);
   TfLiteStatus status = kTfLiteError;
   if (d->Prepare != NULL) status = d->Prepare(ctx, d);
   else ctx->ReportError(ctx, "The delegate has no Prepare (opaque delegates are not supported).");
-  tff_delegate_context(ctx, 0);
+  switch_context(sg, 0);
   if (status != kTfLiteOk) return delegation_failed(sg);
   if (!dynamic) { /* kernels prepare now; the graph becomes immutable */
     sg->allocated = 0;

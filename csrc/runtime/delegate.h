@@ -20,12 +20,13 @@ tff_status tff_interpreter_apply_delegate(tff_interpreter* it, TfLiteDelegate* d
 /* Delegates one subgraph can hold at once. */
 #define TFF_MAX_DELEGATES 16
 
-/* Switches ctx's delegate-only callbacks (GetExecutionPlan,
+/* Sets ctx's delegate-only callbacks (GetExecutionPlan,
  * GetNodeAndRegistration, ReplaceNodeSubsetsWithDelegateKernels,
- * PreviewDelegatePartitioning, Acquire/ReleaseSubgraphContext) on, for a
- * delegate's Prepare, or off: then they report TFLite's "The function is
- * forbidden if not calling in delegate." and fail (doc §1.5). */
-void tff_delegate_context(TfLiteContext* ctx, int on);
+ * PreviewDelegatePartitioning, Acquire/ReleaseSubgraphContext) to TFLite's
+ * stubs that report "The function is forbidden if not calling in
+ * delegate." and fail; they are live only while a delegate's Prepare runs
+ * or the subgraph's context is acquired (doc §1.5). */
+void tff_delegate_context_init(TfLiteContext* ctx);
 
 struct tff_subgraph;
 /* Before an input of `sg` is resized: a graph made immutable by a static
@@ -35,8 +36,8 @@ void tff_delegation_before_resize(struct tff_subgraph* sg);
  * Failure: as tff_interpreter_apply_delegate. */
 tff_status tff_delegation_before_allocate(tff_interpreter* it);
 
-/* Before a node runs: its inputs that another delegate (or one, for a CPU
- * node) left stale behind a buffer handle are fetched with the delegate's
+/* Before a node runs: its inputs left stale behind a buffer handle by a
+ * delegate other than the node's own are fetched with that delegate's
  * CopyFromBufferHandle, as TFLite's Invoke does ... */
 TfLiteStatus tff_delegation_read_inputs(struct tff_subgraph* sg, const TfLiteNode* node);
 /* ... and so are the subgraph's outputs after a successful invoke from the

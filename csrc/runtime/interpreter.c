@@ -280,7 +280,7 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
   c->GetExternalContext = get_external_context;
   c->SetExternalContext = set_external_context;
   c->GetModelMetadata = get_model_metadata;
-  tff_delegate_context(c, 0);
+  tff_delegate_context_init(c);
 
   int first;
   if (add_tensors(c, d->num_tensors, &first) != kTfLiteOk) return TFF_STATUS_OUT_OF_MEMORY;

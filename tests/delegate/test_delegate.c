@@ -15,6 +15,8 @@
  *   preview=1     also log PreviewDelegatePartitioning's partitions
  *   probe=1       kernel prepare calls the delegate-only callbacks (allowed
  *                 only inside the delegate's Prepare) and logs their statuses
+ *   acquire=1     the delegate's Prepare acquires its own subgraph's context
+ *                 and does not release it
  * Build variants for the layout hazards of docs/delegate-abi.md §1.9:
  *   -DOLD_DELEG   a 48-byte TfLiteDelegate (no opaque_delegate_builder),
  *                 followed by 0x41 garbage
@@ -74,7 +76,7 @@ typedef struct options {
   int num_codes;
   char fail[16];
   int skip;                 /* the failure spares the first `skip` calls of its stage */
-  int preview, probe, handles;
+  int preview, probe, acquire, handles;
 } options;
 
 /* 1 when this call of `stage` is to fail. */
@@ -338,6 +340,11 @@ static int claims(const options* opt, TfLiteContext* ctx, const TfLiteNode* node
 static TfLiteStatus delegate_prepare(TfLiteContext* ctx, TfLiteDelegate* d) {
   options* opt = (options*)d->data_;
   TfLiteIntArray* plan;
+  if (opt->acquire) { /* not released: the callbacks stay on after Prepare */
+    TfLiteContext* sub = NULL;
+    const int st = (int)ctx->AcquireSubgraphContext(ctx, 0, &sub);
+    log_line("probe acquire=%d self=%d", st, sub == ctx);
+  }
   if (ctx->GetExecutionPlan(ctx, &plan) != kTfLiteOk) return kTfLiteError;
   char a[512];
   log_line("prepare plan=%s", ints(a, plan));
@@ -415,6 +422,8 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
       opt->preview = strcmp(values[i], "1") == 0;
     } else if (strcmp(keys[i], "probe") == 0) {
       opt->probe = strcmp(values[i], "1") == 0;
+    } else if (strcmp(keys[i], "acquire") == 0) {
+      opt->acquire = strcmp(values[i], "1") == 0;
     } else if (strcmp(keys[i], "handles") == 0) {
       opt->handles = strcmp(values[i], "1") == 0;
     }
