@@ -56,7 +56,7 @@ def log(lib):
     return logger(lib)
 
 
-def events(so, keep=("prepare", "preview", "init", "kprepare", "probe", "invoke", "free")):
+def events(so, keep=("prepare", "preview", "init", "kprepare", "probe", "invoke", "copy", "free")):
     """The log's lines of the given kinds (create/destroy depend on GC timing)."""
     lines = so.test_delegate_log().decode().splitlines()
     return [line for line in lines if line.split(" ")[0] in keep]
@@ -276,10 +276,103 @@ def test_resize(log, lib, dynamic):
     assert ("free" in ours[0][1]) == (not dynamic)
 
 
+@pytest.mark.parametrize("name,ops,copies", [
+    ("G1", "0,18", ["copy 3", "copy 6", "copy 5"]),  # t2 is read by the delegate only
+    ("G4", "0", ["copy 2", "copy 7", "copy 6"]),
+    ("CONST", "0", ["copy 3"])])                     # the model output, after invoke
+def test_copy_from_buffer_handle(log, lib, name, ops, copies):
+    """Partition outputs kept behind buffer handles (stale): a CPU node
+    reading one, and invoke for the model outputs, first call the delegate's
+    CopyFromBufferHandle (doc §4.3); the delegate's own nodes do not."""
+    _, later, _, outs = both(log, lib, name, {"ops": ops, "handles": 1})
+    assert [e for e in later if e.startswith("copy")] == copies
+    assert outs == both(log, lib, name, {"ops": ops})[3]
+
+
+def test_copy_from_buffer_handle_fails(log, lib):
+    """A failed copy for a CPU node's input fails the invoke with the
+    delegate's message; one for a model output after the invoke is ignored
+    (TFLite's Python Invoke drops that status; the output keeps stale data)."""
+    r = both(log, lib, "G1", {"ops": "0,18", "handles": 1, "fail": "copy"})
+    assert r[:3] == ("error", "RuntimeError", "test_delegate: copy failure requested")
+    model, inputs = MODELS["CONST"]
+    for module in (oracle.oracle_module(), tff):
+        r = run(module, log, lib, model, inputs, {"ops": "0", "handles": 1, "fail": "copy"})
+        assert r[0] != "error" and r[1][-1] == "copy 3"
+
+
+def run_resize_failure(module, so, libs, options):
+    """G1 with delegates (one per options dict) at [1,4], resized to [2,4]:
+    the failing allocate's error, then a retry on the CPU."""
+    so.test_delegate_log_clear()
+    ds = [module.load_delegate(lib, o) for lib, o in zip(libs, options)]
+    it = module.Interpreter(model_content=G1, experimental_delegates=ds,
+                            experimental_op_resolver_type=module.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    it.allocate_tensors()
+    for i in (0, 1):
+        it.resize_tensor_input(i, [2, 4])
+    with pytest.raises(RuntimeError) as e:
+        it.allocate_tensors()
+    failed = (str(e.value), events(so))
+    it.allocate_tensors()
+    it.set_tensor(0, np.concatenate([A, 2 * A]))
+    it.set_tensor(1, np.concatenate([B, -B]))
+    it.invoke()
+    ops = [(o["index"], o["op_name"]) for o in it._get_ops_details()]
+    out = it.get_tensor(it.get_output_details()[0]["index"]).tolist()
+    del it, ds
+    gc.collect()
+    return failed, events(so), ops, out
+
+
+@pytest.mark.parametrize("stage,skip", [("prepare", 1), ("init", 2), ("kprepare", 2)])
+def test_resize_reapply_fails(log, lib, stage, skip):
+    """A static delegate that fails when re-applied after a resize: allocate
+    raises with the reported messages, every delegate is removed and the
+    model runs on the CPU with the original plan."""
+    opts = [{"ops": "0,18", "fail": stage, "skip": skip}]
+    ref = run_resize_failure(oracle.oracle_module(), log, [lib], opts)
+    ours = run_resize_failure(tff, log, [lib], opts)
+    assert ours == ref
+    assert ours[0][0].endswith("Restored original execution plan after delegate application failure.")
+    assert [name for _, name in ours[2]] == ["ADD", "MUL", "SUB", "ADD", "MUL", "SUB"]
+
+
+def test_resize_reapply_second_delegate_fails(log, lib):
+    """The second delegate fails on re-apply: the first is removed too."""
+    opts = [{"ops": "0"}, {"ops": "18", "fail": "prepare", "skip": 1}]
+    ref = run_resize_failure(oracle.oracle_module(), log, [lib, lib], opts)
+    ours = run_resize_failure(tff, log, [lib, lib], opts)
+    assert ours == ref
+    assert "DELEGATE" not in [name for _, name in ours[2]]
+
+
+PROBE = "probe plan=1 node=1 preview=1 replace=1 acquire=1 release=1"
+FORBIDDEN = "The function is forbidden if not calling in delegate."
+
+
 def test_callbacks_forbidden_outside_delegate_prepare(log, lib):
-    """PreviewDelegatePartitioning from a kernel's prepare is refused (doc §1.5)."""
+    """The delegate-only callbacks, called from a kernel's prepare, all fail
+    (doc §1.5); the delegate's own Prepare used them successfully."""
     constructed = both(log, lib, "CONST", {"ops": "0", "probe": 1})[0]
-    assert "probe status=1" in constructed
+    assert PROBE in constructed
+
+
+def test_acquired_context_keeps_callbacks(log, lib):
+    """Prepare acquires its own subgraph's context without releasing it: as
+    in TFLite the switches nest, so the kernel's prepare still has the
+    callbacks (its Release then switches them off)."""
+    constructed = both(log, lib, "CONST", {"ops": "0", "probe": 1, "acquire": 1})[0]
+    assert constructed[0] == "probe acquire=0 self=1"
+    assert PROBE.replace("=1", "=0") in constructed
+
+
+def test_forbidden_callback_messages(log, lib):
+    """Each refused call reports TFLite's message."""
+    r = both(log, lib, "CONST", {"ops": "0", "probe": 1, "fail": "kprepare"})
+    assert r[:2] == ("error", "RuntimeError")
+    assert r[2] == 6 * FORBIDDEN + FAILURES["kprepare"].replace("Node number 6", "Node number 2")
+    assert PROBE in r[3]
 
 
 def test_old_delegate_layout(tmp_path_factory):

@@ -51,19 +51,16 @@ static TfLiteStatus check_cond_output(TfLiteContext* ctx, const TfLiteTensor* c)
 static TfLiteStatus find_cond_reads(TfLiteContext* ctx, TfLiteContext* cond, OpData* d, int n) {
   const TfLiteIntArray* in = tff_subgraph_input_indices(cond);
   const TfLiteIntArray* outs = tff_subgraph_output_indices(cond);
-  TfLiteIntArray* plan;
+  const TfLiteIntArray* plan = tff_subgraph_plan(cond);
   unsigned char* reads = (unsigned char*)realloc(d->cond_reads, (size_t)(n ? n : 1));
   TF_LITE_ENSURE_MSG(ctx, reads != NULL, "WHILE: out of memory");
   d->cond_reads = reads;
-  TF_LITE_ENSURE_OK(ctx, cond->GetExecutionPlan(cond, &plan));
   for (int i = 0; i < n; ++i) {
     const int t = in->data[i];
     int used = 0;
     for (int k = 0; k < outs->size && !used; ++k) used = outs->data[k] == t;
     for (int s = 0; s < plan->size && !used; ++s) {
-      TfLiteNode* node;
-      TfLiteRegistration* reg;
-      TF_LITE_ENSURE_OK(ctx, cond->GetNodeAndRegistration(cond, plan->data[s], &node, &reg));
+      const TfLiteNode* node = tff_subgraph_plan_node(cond, s);
       for (int k = 0; k < node->inputs->size && !used; ++k) used = node->inputs->data[k] == t;
     }
     reads[i] = (unsigned char)used;
@@ -74,14 +71,11 @@ static TfLiteStatus find_cond_reads(TfLiteContext* ctx, TfLiteContext* cond, OpD
 /* 1 when tensor t of ctx is read by a node of ctx or is one of its outputs. */
 static int is_read(TfLiteContext* ctx, int t) {
   const TfLiteIntArray* outs = tff_subgraph_output_indices(ctx);
-  TfLiteIntArray* plan;
+  const TfLiteIntArray* plan = tff_subgraph_plan(ctx);
   for (int k = 0; k < outs->size; ++k)
     if (outs->data[k] == t) return 1;
-  if (ctx->GetExecutionPlan(ctx, &plan) != kTfLiteOk) return 1;
   for (int s = 0; s < plan->size; ++s) {
-    TfLiteNode* node;
-    TfLiteRegistration* reg;
-    if (ctx->GetNodeAndRegistration(ctx, plan->data[s], &node, &reg) != kTfLiteOk) return 1;
+    const TfLiteNode* node = tff_subgraph_plan_node(ctx, s);
     for (int k = 0; k < node->inputs->size; ++k)
       if (node->inputs->data[k] == t) return 1;
   }

@@ -24,6 +24,7 @@ typedef struct tff_delegation {
   struct applied { TfLiteDelegate* d; int greedy, fuse; } applied[TFF_MAX_DELEGATES];
   int num_applied;
   int undone;                /* delegates removed by a resize, re-applied at allocate */
+  int switches;              /* open switches to the delegate callbacks (Prepare, Acquire) */
 } tff_delegation;
 
 enum { kApplied = 0, kFailed, kDelegateError }; /* kDelegateError removes every delegate */
@@ -227,6 +228,117 @@ static TfLiteStatus preview_partitioning(TfLiteContext* ctx, const TfLiteIntArra
   return kTfLiteOk;
 }
 
+static TfLiteStatus get_execution_plan(TfLiteContext* ctx, TfLiteIntArray** plan) {
+  *plan = tff_sg(ctx)->plan;
+  return kTfLiteOk;
+}
+
+static TfLiteStatus get_node_and_registration(TfLiteContext* ctx, int node, TfLiteNode** n,
+                                              TfLiteRegistration** r) {
+  const tff_subgraph* sg = tff_sg(ctx);
+  return tff_subgraph_node(sg->it, sg->index, node, n, r);
+}
+
+static tff_delegation* delegation_of(tff_subgraph* sg) {
+  if (sg->delegation == NULL) sg->delegation = (tff_delegation*)calloc(1, sizeof(tff_delegation));
+  return sg->delegation;
+}
+
+static void switch_context(tff_subgraph* sg, int on);
+
+/* The acquired subgraph gets the delegate callbacks (and the acquirer's
+ * partitioning mode) until it is released, as in TFLite. */
+static TfLiteStatus acquire_subgraph_context(TfLiteContext* ctx, int index, TfLiteContext** out) {
+  tff_interpreter* it = tff_sg(ctx)->it;
+  if (index < 0 || index >= it->num_subgraphs) {
+    ctx->ReportError(ctx, "Invalid subgraph index %d (%d subgraphs).", index, it->num_subgraphs);
+    return kTfLiteError;
+  }
+  tff_delegation* dl = delegation_of(&it->sgs[index]);
+  if (dl == NULL) {
+    ctx->ReportError(ctx, "Out of memory in AcquireSubgraphContext.");
+    return kTfLiteError;
+  }
+  dl->greedy = tff_sg(ctx)->delegation->greedy;
+  dl->fuse = tff_sg(ctx)->delegation->fuse;
+  *out = &it->sgs[index].ctx;
+  switch_context(&it->sgs[index], 1);
+  return kTfLiteOk;
+}
+
+static TfLiteStatus release_subgraph_context(TfLiteContext* ctx, int index) {
+  tff_interpreter* it = tff_sg(ctx)->it;
+  if (index < 0 || index >= it->num_subgraphs) {
+    ctx->ReportError(ctx, "Invalid subgraph index %d (%d subgraphs).", index, it->num_subgraphs);
+    return kTfLiteError;
+  }
+  switch_context(&it->sgs[index], 0);
+  return kTfLiteOk;
+}
+
+static TfLiteStatus forbidden(TfLiteContext* ctx) {
+  ctx->ReportError(ctx, "The function is forbidden if not calling in delegate.");
+  return kTfLiteError;
+}
+
+static TfLiteStatus forbidden_plan(TfLiteContext* ctx, TfLiteIntArray** plan) {
+  (void)plan;
+  return forbidden(ctx);
+}
+
+static TfLiteStatus forbidden_node(TfLiteContext* ctx, int node, TfLiteNode** n,
+                                   TfLiteRegistration** r) {
+  (void)node; (void)n; (void)r;
+  return forbidden(ctx);
+}
+
+static TfLiteStatus forbidden_replace(TfLiteContext* ctx, TfLiteRegistration r,
+                                      const TfLiteIntArray* nodes, TfLiteDelegate* d) {
+  (void)r; (void)nodes; (void)d;
+  return forbidden(ctx);
+}
+
+static TfLiteStatus forbidden_preview(TfLiteContext* ctx, const TfLiteIntArray* nodes,
+                                      TfLiteDelegateParams** out, int* n) {
+  (void)nodes; (void)out; (void)n;
+  return forbidden(ctx);
+}
+
+static TfLiteStatus forbidden_acquire(TfLiteContext* ctx, int index, TfLiteContext** out) {
+  (void)index; (void)out;
+  return forbidden(ctx);
+}
+
+static TfLiteStatus forbidden_release(TfLiteContext* ctx, int index) {
+  (void)index;
+  return forbidden(ctx);
+}
+
+static void set_callbacks(TfLiteContext* ctx, int on) {
+  ctx->GetExecutionPlan = on ? get_execution_plan : forbidden_plan;
+  ctx->GetNodeAndRegistration = on ? get_node_and_registration : forbidden_node;
+  ctx->ReplaceNodeSubsetsWithDelegateKernels = on ? replace_node_subsets : forbidden_replace;
+  ctx->PreviewDelegatePartitioning = on ? preview_partitioning : forbidden_preview;
+  ctx->AcquireSubgraphContext = on ? acquire_subgraph_context : forbidden_acquire;
+  ctx->ReleaseSubgraphContext = on ? release_subgraph_context : forbidden_release;
+}
+
+void tff_delegate_context_init(TfLiteContext* ctx) { set_callbacks(ctx, 0); }
+
+/* Switches nest as in TFLite: the callbacks stay on until every switch on
+ * (a Prepare, an Acquire) is matched by a switch off (its end, a Release),
+ * so a context acquired and never released keeps them. */
+static void switch_context(tff_subgraph* sg, int on) {
+  tff_delegation* dl = sg->delegation;
+  if (dl == NULL) return; /* never switched on */
+  if (on) {
+    if (dl->switches++ == 0) set_callbacks(&sg->ctx, 1);
+  } else if (dl->switches > 0 && --dl->switches == 0) {
+    set_callbacks(&sg->ctx, 0);
+    free_preview(dl);
+  }
+}
+
 static void free_delegate_node(tff_subgraph* sg, int i) {
   TfLiteNode* n = &sg->nodes[i];
   if (sg->regs[i].free && n->user_data) sg->regs[i].free(&sg->ctx, n->user_data);
@@ -273,14 +385,11 @@ static int delegation_failed(tff_subgraph* sg) {
 
 static int apply_to_subgraph(tff_subgraph* sg, TfLiteDelegate* d, int greedy, int fuse) {
   TfLiteContext* ctx = &sg->ctx;
-  if (sg->delegation == NULL) {
-    sg->delegation = (tff_delegation*)calloc(1, sizeof(tff_delegation));
-    if (sg->delegation == NULL) {
-      ctx->ReportError(ctx, "Out of memory while applying a delegate.");
-      return kFailed;
-    }
+  tff_delegation* dl = delegation_of(sg);
+  if (dl == NULL) {
+    ctx->ReportError(ctx, "Out of memory while applying a delegate.");
+    return kFailed;
   }
-  tff_delegation* dl = sg->delegation;
   if (dl->num_applied == TFF_MAX_DELEGATES) {
     ctx->ReportError(ctx, "More than %d delegates.", TFF_MAX_DELEGATES);
     return kFailed;
@@ -306,18 +415,11 @@ static int apply_to_subgraph(tff_subgraph* sg, TfLiteDelegate* d, int greedy, in
   }
   dl->greedy = greedy;
   dl->fuse = fuse;
-  TfLiteStatus (*const kernel_replace)(TfLiteContext*, TfLiteRegistration, const TfLiteIntArray*,
-                                       TfLiteDelegate*) = ctx->ReplaceNodeSubsetsWithDelegateKernels;
-  TfLiteStatus (*const kernel_preview)(TfLiteContext*, const TfLiteIntArray*, TfLiteDelegateParams**,
-                                       int*) = ctx->PreviewDelegatePartitioning;
-  ctx->ReplaceNodeSubsetsWithDelegateKernels = replace_node_subsets;
-  ctx->PreviewDelegatePartitioning = preview_partitioning;
+  switch_context(sg, 1);
   TfLiteStatus status = kTfLiteError;
   if (d->Prepare != NULL) status = d->Prepare(ctx, d);
   else ctx->ReportError(ctx, "The delegate has no Prepare (opaque delegates are not supported).");
-  ctx->ReplaceNodeSubsetsWithDelegateKernels = kernel_replace;
-  ctx->PreviewDelegatePartitioning = kernel_preview;
-  free_preview(dl);
+  switch_context(sg, 0);
   if (status != kTfLiteOk) return delegation_failed(sg);
   if (!dynamic) { /* kernels prepare now; the graph becomes immutable */
     sg->allocated = 0;
@@ -383,6 +485,39 @@ tff_status tff_interpreter_apply_delegate(tff_interpreter* it, TfLiteDelegate* d
     return TFF_STATUS_PREPARE_FAILED;
   }
   return TFF_OK;
+}
+
+/* TFLite's EnsureTensorDataIsReadable: data a delegate keeps behind a
+ * buffer handle is copied into the tensor before the CPU reads it. */
+static TfLiteStatus make_readable(tff_subgraph* sg, int t) {
+  TfLiteTensor* x = &sg->tensors[t];
+  if (!x->data_is_stale) return kTfLiteOk;
+  TfLiteContext* ctx = &sg->ctx;
+  if (x->delegate == NULL || x->buffer_handle == kTfLiteNullBufferHandle ||
+      x->delegate->CopyFromBufferHandle == NULL) {
+    ctx->ReportError(ctx, "Tensor %d is stale and has no delegate buffer handle to copy from.", t);
+    return kTfLiteError;
+  }
+  const TfLiteStatus status = x->delegate->CopyFromBufferHandle(ctx, x->delegate, x->buffer_handle, x);
+  x->data_is_stale = 0;
+  return status;
+}
+
+TfLiteStatus tff_delegation_read_inputs(tff_subgraph* sg, const TfLiteNode* node) {
+  for (int i = 0; i < node->inputs->size; ++i) {
+    const int t = node->inputs->data[i];
+    if (t < 0) continue;
+    const TfLiteTensor* x = &sg->tensors[t];
+    if (x->delegate != NULL && x->delegate != node->delegate && x->data_is_stale &&
+        make_readable(sg, t) != kTfLiteOk)
+      return kTfLiteError;
+  }
+  return kTfLiteOk;
+}
+
+void tff_delegation_read_outputs(tff_subgraph* sg) {
+  if (sg->delegation == NULL) return;
+  for (int i = 0; i < sg->outputs->size; ++i) make_readable(sg, sg->outputs->data[i]);
 }
 
 void tff_delegation_free(tff_subgraph* sg) {

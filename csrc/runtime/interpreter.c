@@ -154,11 +154,6 @@ static TfLiteStatus add_tensors(TfLiteContext* ctx, int n, int* first) {
   return kTfLiteOk;
 }
 
-static TfLiteStatus get_execution_plan(TfLiteContext* ctx, TfLiteIntArray** plan) {
-  *plan = SG(ctx)->plan;
-  return kTfLiteOk;
-}
-
 static TfLiteStatus get_node_and_registration(TfLiteContext* ctx, int node, TfLiteNode** n,
                                               TfLiteRegistration** r) {
   tff_subgraph* sg = SG(ctx);
@@ -169,21 +164,6 @@ static TfLiteStatus get_node_and_registration(TfLiteContext* ctx, int node, TfLi
   *n = &sg->nodes[node];
   *r = &sg->regs[node];
   return kTfLiteOk;
-}
-
-/* Delegate-only callbacks answer like TFLite's outside a delegate's Prepare. */
-static TfLiteStatus forbidden_replace(TfLiteContext* ctx, TfLiteRegistration r,
-                                      const TfLiteIntArray* nodes, TfLiteDelegate* d) {
-  (void)r; (void)nodes; (void)d;
-  report_error(ctx, "The function is forbidden if not calling in delegate.");
-  return kTfLiteError;
-}
-
-static TfLiteStatus forbidden_preview(TfLiteContext* ctx, const TfLiteIntArray* nodes,
-                                      TfLiteDelegateParams** out, int* n) {
-  (void)nodes; (void)out; (void)n;
-  report_error(ctx, "The function is forbidden if not calling in delegate.");
-  return kTfLiteError;
 }
 
 static TfLiteExternalContext* get_external_context(TfLiteContext* ctx, TfLiteExternalContextType t) {
@@ -208,17 +188,6 @@ static TfLiteStatus get_model_metadata(const TfLiteContext* ctx, const char* nam
     }
   }
   return kTfLiteError;
-}
-
-static TfLiteStatus acquire_subgraph_context(TfLiteContext* ctx, int index, TfLiteContext** out) {
-  tff_interpreter* it = SG(ctx)->it;
-  if (index < 0 || index >= it->num_subgraphs) return kTfLiteError;
-  *out = &it->sgs[index].ctx;
-  return kTfLiteOk;
-}
-
-static TfLiteStatus release_subgraph_context(TfLiteContext* ctx, int index) {
-  return index >= 0 && index < SG(ctx)->it->num_subgraphs ? kTfLiteOk : kTfLiteError;
 }
 
 /* ---- construction ---- */
@@ -305,19 +274,14 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
   sg->index = s;
   TfLiteContext* c = &sg->ctx;
   c->impl_ = sg;
-  c->GetExecutionPlan = get_execution_plan;
   c->ResizeTensor = resize_tensor;
   c->ReportError = report_error;
   c->AddTensors = add_tensors;
-  c->GetNodeAndRegistration = get_node_and_registration;
-  c->ReplaceNodeSubsetsWithDelegateKernels = forbidden_replace;
-  c->PreviewDelegatePartitioning = forbidden_preview;
   c->recommended_num_threads = it->num_threads;
   c->GetExternalContext = get_external_context;
   c->SetExternalContext = set_external_context;
   c->GetModelMetadata = get_model_metadata;
-  c->AcquireSubgraphContext = acquire_subgraph_context;
-  c->ReleaseSubgraphContext = release_subgraph_context;
+  tff_delegate_context_init(c);
 
   int first;
   if (add_tensors(c, d->num_tensors, &first) != kTfLiteOk) return TFF_STATUS_OUT_OF_MEMORY;
@@ -743,6 +707,10 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
       sg->running = 0;
       return TFF_STATUS_INVOKE_FAILED;
     }
+    if (sg->delegation != NULL && tff_delegation_read_inputs(sg, &sg->nodes[ni]) != kTfLiteOk) {
+      sg->running = 0;
+      return TFF_STATUS_INVOKE_FAILED;
+    }
     const uint64_t t0 = profiling ? now_ns() : 0;
     const TfLiteStatus ok = sg->regs[ni].invoke(ctx, &sg->nodes[ni]);
     if (profiling) {
@@ -833,7 +801,9 @@ int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
 
 tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
   clear_error(it);
-  return invoke_subgraph(&it->sgs[s]);
+  const tff_status st = invoke_subgraph(&it->sgs[s]);
+  if (st == TFF_OK) tff_delegation_read_outputs(&it->sgs[s]);
+  return st;
 }
 
 /* ---- subgraph.h: the runtime as control-flow kernels see it ---- */
@@ -847,6 +817,10 @@ TfLiteContext* tff_subgraph_context(const TfLiteContext* ctx, int index) {
 
 const TfLiteIntArray* tff_subgraph_input_indices(const TfLiteContext* sub) { return SG(sub)->inputs; }
 const TfLiteIntArray* tff_subgraph_output_indices(const TfLiteContext* sub) { return SG(sub)->outputs; }
+const TfLiteIntArray* tff_subgraph_plan(const TfLiteContext* sub) { return SG(sub)->plan; }
+const TfLiteNode* tff_subgraph_plan_node(const TfLiteContext* sub, int step) {
+  return &SG(sub)->nodes[SG(sub)->plan->data[step]];
+}
 
 TfLiteStatus tff_subgraph_resize(TfLiteContext* sub, int tensor, const TfLiteIntArray* dims) {
   tff_subgraph* sg = SG(sub);
@@ -867,7 +841,9 @@ TfLiteStatus tff_subgraph_allocate(TfLiteContext* sub) {
 }
 
 TfLiteStatus tff_subgraph_invoke(TfLiteContext* sub) {
-  return invoke_subgraph(SG(sub)) == TFF_OK ? kTfLiteOk : kTfLiteError;
+  if (invoke_subgraph(SG(sub)) != TFF_OK) return kTfLiteError;
+  tff_delegation_read_outputs(SG(sub));
+  return kTfLiteOk;
 }
 
 struct tff_resources** tff_context_resources(const TfLiteContext* ctx) { return &SG(ctx)->it->resources; }

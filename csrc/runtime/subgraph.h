@@ -13,6 +13,10 @@ TfLiteContext* tff_subgraph_context(const TfLiteContext* ctx, int index);
 /* Subgraph inputs / outputs (tensor indices of that subgraph). */
 const TfLiteIntArray* tff_subgraph_input_indices(const TfLiteContext* sub);
 const TfLiteIntArray* tff_subgraph_output_indices(const TfLiteContext* sub);
+/* The execution plan and the node at plan position `step` (kernels cannot
+ * use the delegate-only GetExecutionPlan / GetNodeAndRegistration). */
+const TfLiteIntArray* tff_subgraph_plan(const TfLiteContext* sub);
+const TfLiteNode* tff_subgraph_plan_node(const TfLiteContext* sub, int step);
 /* Resize input tensor `tensor` of `sub` (copies dims); marks it unallocated
  * when the shape changes. */
 TfLiteStatus tff_subgraph_resize(TfLiteContext* sub, int tensor, const TfLiteIntArray* dims);

@@ -6,10 +6,17 @@
  * Options (all optional):
  *   ops=0,18,41   builtin codes to claim (ADD, MUL, SUB; float32 only)
  *   fail=STAGE    create | prepare | init | kprepare | invoke: fail there
+ *   skip=N        ... but only from the (N+1)-th call of that stage on
  *   dynamic=1     set kTfLiteDelegateFlagsAllowDynamicTensors
+ *   handles=1     kernels keep their outputs in their own buffers: each
+ *                 output gets buffer_handle = its tensor index and is marked
+ *                 stale; the runtime fetches it with CopyFromBufferHandle
+ *                 (fail=copy fails that)
  *   preview=1     also log PreviewDelegatePartitioning's partitions
- *   probe=1       kernel prepare calls PreviewDelegatePartitioning (only
- *                 allowed inside the delegate's Prepare) and logs the status
+ *   probe=1       kernel prepare calls the delegate-only callbacks (allowed
+ *                 only inside the delegate's Prepare) and logs their statuses
+ *   acquire=1     the delegate's Prepare acquires its own subgraph's context
+ *                 and does not release it
  * Build variants for the layout hazards of docs/delegate-abi.md §1.9:
  *   -DOLD_DELEG   a 48-byte TfLiteDelegate (no opaque_delegate_builder),
  *                 followed by 0x41 garbage
@@ -31,6 +38,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_CODES 16
+#define MAX_HANDLES 1024
 
 static char g_log[1 << 16];
 static size_t g_log_len;
@@ -57,6 +65,9 @@ static const char* ints(char* buf, const TfLiteIntArray* a) {
   return buf;
 }
 
+/* Buffer handle h (a tensor index) -> the kernel buffer holding its data. */
+static const float* g_handle[MAX_HANDLES];
+
 EXPORT const char* test_delegate_log(void) { return g_log; }
 EXPORT void test_delegate_log_clear(void) { g_log_len = 0, g_log[0] = 0; }
 
@@ -64,8 +75,16 @@ typedef struct options {
   int codes[MAX_CODES];
   int num_codes;
   char fail[16];
-  int preview, probe;
+  int skip;                 /* the failure spares the first `skip` calls of its stage */
+  int preview, probe, acquire, handles;
 } options;
+
+/* 1 when this call of `stage` is to fail. */
+static int failing(options* opt, const char* stage) {
+  if (strcmp(opt->fail, stage) != 0) return 0;
+  if (opt->skip > 0) return opt->skip--, 0;
+  return 1;
+}
 
 typedef struct step { /* one original node of the partition */
   int code, in0, in1, out;
@@ -73,14 +92,23 @@ typedef struct step { /* one original node of the partition */
 } step;
 
 typedef struct kernel {
-  const options* opt;
+  options* opt;
   int num_steps;
   step* steps;
   TfLiteIntArray* inputs;   /* partition inputs / outputs (own copies) */
   TfLiteIntArray* outputs;
   int num_tensors;
-  float** own;              /* per tensor: our buffer when internal, else NULL */
+  float** own;              /* per tensor: our buffer (internal, or output with handles) */
 } kernel;
+
+static void free_own(kernel* k) {
+  for (int t = 0; k->own && t < k->num_tensors; ++t) {
+    if (t < MAX_HANDLES && k->own[t] != NULL && g_handle[t] == k->own[t]) g_handle[t] = NULL;
+    free(k->own[t]);
+  }
+  free(k->own);
+  k->own = NULL;
+}
 
 static int has(const TfLiteIntArray* a, int x) {
   for (int i = 0; i < a->size; ++i)
@@ -99,8 +127,7 @@ static void kernel_free(TfLiteContext* ctx, void* buffer) {
   kernel* k = (kernel*)buffer;
   log_line("free");
   if (k == NULL) return;
-  for (int t = 0; k->own && t < k->num_tensors; ++t) free(k->own[t]);
-  free(k->own);
+  free_own(k);
   free(k->steps);
   free(k->inputs);
   free(k->outputs);
@@ -109,11 +136,11 @@ static void kernel_free(TfLiteContext* ctx, void* buffer) {
 
 static void* kernel_init(TfLiteContext* ctx, const char* buffer, size_t length) {
   const TfLiteDelegateParams* p = (const TfLiteDelegateParams*)buffer;
-  const options* opt = (const options*)p->delegate->data_;
+  options* opt = (options*)p->delegate->data_;
   char a[512], b[512], c[512];
   log_line("init length=%zu nodes=%s inputs=%s outputs=%s", length, ints(a, p->nodes_to_replace),
            ints(b, p->input_tensors), ints(c, p->output_tensors));
-  if (strcmp(opt->fail, "init") == 0) {
+  if (failing(opt, "init")) {
     ctx->ReportError(ctx, "test_delegate: init failure requested");
     return TfLiteKernelInitFailed();
   }
@@ -153,22 +180,22 @@ static size_t count(const TfLiteIntArray* dims) {
   return n;
 }
 
+static void probe(TfLiteContext* ctx);
+
 static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   kernel* k = (kernel*)node->user_data;
   log_line("kprepare");
-  if (k->opt->probe) {
-    TfLiteIntArray none = {0};
-    TfLiteDelegateParams* parts;
-    int n;
-    log_line("probe status=%d", (int)ctx->PreviewDelegatePartitioning(ctx, &none, &parts, &n));
-  }
-  if (strcmp(k->opt->fail, "kprepare") == 0) {
+  if (k->opt->probe) probe(ctx);
+  if (failing(k->opt, "kprepare")) {
     ctx->ReportError(ctx, "test_delegate: kprepare failure requested");
     return kTfLiteError;
   }
   /* (Re)allocate our buffers for internal tensors; shapes are the inputs'. */
-  for (int t = 0; k->own && t < k->num_tensors; ++t) free(k->own[t]);
-  free(k->own);
+  free_own(k);
+  if (k->opt->handles && ctx->tensors_size > MAX_HANDLES) {
+    ctx->ReportError(ctx, "test_delegate: too many tensors for handles");
+    return kTfLiteError;
+  }
   k->num_tensors = (int)ctx->tensors_size;
   k->own = (float**)calloc(ctx->tensors_size, sizeof(float*));
   if (k->own == NULL) return kTfLiteError;
@@ -182,12 +209,12 @@ static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
       ctx->ReportError(ctx, "test_delegate: unsupported node");
       return kTfLiteError;
     }
-    if (has(k->outputs, s->out)) {
-      if (count(z->dims) != count(x->dims)) {
-        TfLiteIntArray* d = copy_ints(x->dims);
-        if (d == NULL || ctx->ResizeTensor(ctx, z, d) != kTfLiteOk) return kTfLiteError;
-      }
-    } else if (k->own[s->out] == NULL) {
+    const int output = has(k->outputs, s->out);
+    if (output && count(z->dims) != count(x->dims)) {
+      TfLiteIntArray* d = copy_ints(x->dims);
+      if (d == NULL || ctx->ResizeTensor(ctx, z, d) != kTfLiteOk) return kTfLiteError;
+    }
+    if (!output || k->opt->handles) {
       k->own[s->out] = (float*)malloc(sizeof(float) * count(x->dims));
       if (k->own[s->out] == NULL) return kTfLiteError;
     }
@@ -195,14 +222,20 @@ static TfLiteStatus kernel_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+/* A stale tensor with a handle is read from the producing kernel's buffer
+ * (the runtime copies it only for consumers outside the delegate). */
 static const float* rd(TfLiteContext* ctx, kernel* k, int t) {
-  return k->own[t] ? k->own[t] : ctx->tensors[t].data.f;
+  const TfLiteTensor* x = &ctx->tensors[t];
+  if (k->own[t]) return k->own[t];
+  if (x->data_is_stale && x->buffer_handle >= 0 && x->buffer_handle < MAX_HANDLES)
+    return g_handle[x->buffer_handle];
+  return x->data.f;
 }
 
 static TfLiteStatus kernel_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   kernel* k = (kernel*)node->user_data;
   log_line("invoke");
-  if (strcmp(k->opt->fail, "invoke") == 0) {
+  if (failing(k->opt, "invoke")) {
     ctx->ReportError(ctx, "test_delegate: invoke failure requested");
     return kTfLiteError;
   }
@@ -227,6 +260,27 @@ static TfLiteStatus kernel_invoke(TfLiteContext* ctx, TfLiteNode* node) {
       z[j] = v < lo ? lo : v > hi ? hi : v;
     }
   }
+  for (int i = 0; k->opt->handles && i < k->outputs->size; ++i) {
+    const int t = k->outputs->data[i];
+    g_handle[t] = k->own[t];
+    ctx->tensors[t].buffer_handle = t;
+    ctx->tensors[t].data_is_stale = 1;
+  }
+  return kTfLiteOk;
+}
+
+static TfLiteStatus copy_from_handle(TfLiteContext* ctx, TfLiteDelegate* d, TfLiteBufferHandle h,
+                                     TfLiteTensor* t) {
+  log_line("copy %d", h);
+  if (failing((options*)d->data_, "copy")) {
+    ctx->ReportError(ctx, "test_delegate: copy failure requested");
+    return kTfLiteError;
+  }
+  if (h < 0 || h >= MAX_HANDLES || g_handle[h] == NULL || t->data.raw == NULL) {
+    ctx->ReportError(ctx, "test_delegate: bad buffer handle %d", h);
+    return kTfLiteError;
+  }
+  memcpy(t->data.raw, g_handle[h], t->bytes);
   return kTfLiteOk;
 }
 
@@ -254,6 +308,24 @@ static const TfLiteRegistration kernel_registration = {
 #define REPLACE(ctx) ((ctx)->ReplaceNodeSubsetsWithDelegateKernels)
 #endif
 
+/* The delegate-only callbacks, called from a kernel's prepare. */
+static void probe(TfLiteContext* ctx) {
+  TfLiteIntArray none = {0}, *plan;
+  TfLiteDelegateParams* parts;
+  TfLiteNode* n;
+  TfLiteRegistration* r;
+  TfLiteContext* sub;
+  int num, st[6];
+  st[0] = (int)ctx->GetExecutionPlan(ctx, &plan);
+  st[1] = (int)ctx->GetNodeAndRegistration(ctx, 0, &n, &r);
+  st[2] = (int)ctx->PreviewDelegatePartitioning(ctx, &none, &parts, &num);
+  st[3] = (int)REPLACE(ctx)(ctx, kernel_registration, &none, NULL);
+  st[4] = (int)ctx->AcquireSubgraphContext(ctx, 0, &sub);
+  st[5] = (int)ctx->ReleaseSubgraphContext(ctx, 0);
+  log_line("probe plan=%d node=%d preview=%d replace=%d acquire=%d release=%d", st[0], st[1],
+           st[2], st[3], st[4], st[5]);
+}
+
 static int claims(const options* opt, TfLiteContext* ctx, const TfLiteNode* node,
                   const TfLiteRegistration* reg) {
   int ok = 0;
@@ -266,12 +338,17 @@ static int claims(const options* opt, TfLiteContext* ctx, const TfLiteNode* node
 }
 
 static TfLiteStatus delegate_prepare(TfLiteContext* ctx, TfLiteDelegate* d) {
-  const options* opt = (const options*)d->data_;
+  options* opt = (options*)d->data_;
   TfLiteIntArray* plan;
+  if (opt->acquire) { /* not released: the callbacks stay on after Prepare */
+    TfLiteContext* sub = NULL;
+    const int st = (int)ctx->AcquireSubgraphContext(ctx, 0, &sub);
+    log_line("probe acquire=%d self=%d", st, sub == ctx);
+  }
   if (ctx->GetExecutionPlan(ctx, &plan) != kTfLiteOk) return kTfLiteError;
   char a[512];
   log_line("prepare plan=%s", ints(a, plan));
-  if (strcmp(opt->fail, "prepare") == 0) {
+  if (failing(opt, "prepare")) {
     ctx->ReportError(ctx, "test_delegate: prepare failure requested");
     return kTfLiteError;
   }
@@ -337,12 +414,18 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
       }
     } else if (strcmp(keys[i], "fail") == 0) {
       snprintf(opt->fail, sizeof(opt->fail), "%s", values[i]);
+    } else if (strcmp(keys[i], "skip") == 0) {
+      opt->skip = atoi(values[i]);
     } else if (strcmp(keys[i], "dynamic") == 0) {
       d->flags = strcmp(values[i], "1") == 0 ? kTfLiteDelegateFlagsAllowDynamicTensors : 0;
     } else if (strcmp(keys[i], "preview") == 0) {
       opt->preview = strcmp(values[i], "1") == 0;
     } else if (strcmp(keys[i], "probe") == 0) {
       opt->probe = strcmp(values[i], "1") == 0;
+    } else if (strcmp(keys[i], "acquire") == 0) {
+      opt->acquire = strcmp(values[i], "1") == 0;
+    } else if (strcmp(keys[i], "handles") == 0) {
+      opt->handles = strcmp(values[i], "1") == 0;
     }
   }
   log_line("create");
@@ -354,6 +437,7 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
   }
   d->data_ = opt;
   d->Prepare = delegate_prepare;
+  if (opt->handles) d->CopyFromBufferHandle = copy_from_handle;
   return d;
 }
 
