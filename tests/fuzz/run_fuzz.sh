@@ -7,6 +7,9 @@
 #                                           core, keeps going after a crash
 #                                           and collects every artifact
 #   FUZZ_PYTHON=SECONDS ...                 also run the atheris harness
+#   FUZZ_SEED=N [FUZZ_RUNS=R] ...           reproducible run (CI): one process,
+#                                           seed N, R inputs (atheris:
+#                                           FUZZ_PYTHON_RUNS) from a fresh corpus
 #
 # Needs clang with libFuzzer (Debian: apt-get install clang). The seed corpus
 # is made here, at run time, from ../shared/models (or $TFLITE_FAST_MODELS):
@@ -113,11 +116,18 @@ fi
 
 # ---- fuzz ----
 LOG="$WORK/fuzz_model.log"
-ARGS=(-max_total_time="$SECONDS_TOTAL" -timeout=30 -rss_limit_mb=6144 -malloc_limit_mb=65536
-      -max_len="$MAX_LEN" -print_final_stats=1 -artifact_prefix="$WORK/artifacts/"
-      -fork="$JOBS" -ignore_timeouts=1 -ignore_ooms=1)
-if [ "${FUZZ_LONG:-0}" = "1" ]; then ARGS+=(-ignore_crashes=1); fi
-echo "run_fuzz.sh: fuzzing for ${SECONDS_TOTAL}s with $JOBS job(s); log in $LOG" >&2
+ARGS=(-timeout=30 -rss_limit_mb=6144 -malloc_limit_mb=65536 -max_len="$MAX_LEN"
+      -print_final_stats=1 -artifact_prefix="$WORK/artifacts/")
+if [ -n "${FUZZ_SEED:-}" ]; then
+  # Reproducible (CI): one process, a fixed seed and a fixed number of runs
+  # from the fresh seed corpus, so a run that passes here passes anywhere.
+  ARGS+=(-seed="$FUZZ_SEED" -runs="${FUZZ_RUNS:-100000}")
+else
+  ARGS+=(-max_total_time="$SECONDS_TOTAL" -fork="$JOBS" -ignore_timeouts=1 -ignore_ooms=1)
+  if [ "${FUZZ_LONG:-0}" = "1" ]; then ARGS+=(-ignore_crashes=1); fi
+fi
+if [ -n "${FUZZ_SEED:-}" ]; then WHAT="seed $FUZZ_SEED, ${FUZZ_RUNS:-100000} runs"; else WHAT="${SECONDS_TOTAL}s, $JOBS job(s)"; fi
+echo "run_fuzz.sh: fuzzing ($WHAT); log in $LOG" >&2
 set +e
 "$WORK/fuzz_model" "${ARGS[@]}" "$WORK/corpus" "$WORK/seed" > "$LOG" 2>&1
 FUZZ_STATUS=$?
@@ -141,7 +151,9 @@ fi
 if [ -n "${FUZZ_PYTHON:-}" ]; then
   echo "run_fuzz.sh: atheris over the Python API for ${FUZZ_PYTHON}s" >&2
   mkdir -p "$WORK/pycorpus"
-  python "$ROOT/tests/fuzz/fuzz_python.py" -max_total_time="$FUZZ_PYTHON" -timeout=30 \
+  PYARGS=(-max_total_time="$FUZZ_PYTHON")
+  if [ -n "${FUZZ_SEED:-}" ]; then PYARGS=(-seed="$FUZZ_SEED" -runs="${FUZZ_PYTHON_RUNS:-20000}"); fi
+  python "$ROOT/tests/fuzz/fuzz_python.py" "${PYARGS[@]}" -timeout=30 \
     -rss_limit_mb=6144 -max_len="$MAX_LEN" -print_final_stats=1 \
     -artifact_prefix="$WORK/artifacts/py-" "$WORK/pycorpus" "$WORK/seed" \
     > "$WORK/fuzz_python.log" 2>&1 || STATUS=1
