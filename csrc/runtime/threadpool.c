@@ -11,13 +11,26 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "threadpool_internal.h"
 
-/* Spin iterations before a worker sleeps (~tens of microseconds), and
- * before the caller starts yielding while it waits for stragglers. */
-enum { kSpinsBeforeSleep = 4000, kSpinsBeforeYield = 1000 };
+/* How long an idle worker spins before it sleeps: by the clock, not by
+ * iterations, because PAUSE takes ~10 to ~140 cycles depending on the CPU
+ * (4000 of them were ~10 us on this EPYC: workers slept between the ops of
+ * one invoke and every op paid a futex wake-up). 1 ms covers the gaps
+ * between ops and between back-to-back invokes; then the worker sleeps, so
+ * an idle interpreter still costs no CPU. Also the caller's spins before it
+ * starts yielding while it waits for stragglers. */
+enum { kSpinNsBeforeSleep = 1000000, kSpinsBeforeYield = 1000 };
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 /* Chunks per thread: more than one so uneven chunks still balance. */
 enum { kChunksPerThread = 4 };
 
@@ -68,10 +81,12 @@ static void run_chunks(struct tff_threadpool* p, unsigned gen) {
 
 /* Waits until `generation` moves past `seen`; returns the new value. */
 static unsigned wait_for_task(struct tff_threadpool* p, unsigned seen) {
-  for (int i = 0; i < kSpinsBeforeSleep; ++i) {
+  const uint64_t until = now_ns() + kSpinNsBeforeSleep;
+  for (unsigned i = 1;; ++i) {
     const unsigned g = atomic_load_explicit(&p->generation, memory_order_acquire);
     if (g != seen) return g;
     cpu_relax();
+    if (i % 64 == 0 && now_ns() >= until) break; /* the clock read is ~20 ns */
   }
   pthread_mutex_lock(&p->mutex);
   /* sleepers++ before re-reading generation pairs with the publisher's
