@@ -34,7 +34,8 @@
 #endif
 
 #ifdef TFF_GLIBC_BASE
-/* Every math function glibc re-versioned (2.27: float, 2.29: double). */
+/* Every math function glibc re-versioned that tflite_fast calls (2.27: float,
+ * 2.29: double, 2.35: hypot). */
 __asm__(".symver exp,exp@" TFF_GLIBC_BASE);
 __asm__(".symver exp2,exp2@" TFF_GLIBC_BASE);
 __asm__(".symver log,log@" TFF_GLIBC_BASE);
@@ -45,6 +46,8 @@ __asm__(".symver exp2f,exp2f@" TFF_GLIBC_BASE);
 __asm__(".symver logf,logf@" TFF_GLIBC_BASE);
 __asm__(".symver log2f,log2f@" TFF_GLIBC_BASE);
 __asm__(".symver powf,powf@" TFF_GLIBC_BASE);
+__asm__(".symver hypot,hypot@" TFF_GLIBC_BASE);
+__asm__(".symver hypotf,hypotf@" TFF_GLIBC_BASE);
 __asm__(".symver pthread_create,pthread_create@" TFF_GLIBC_BASE);
 __asm__(".symver pthread_join,pthread_join@" TFF_GLIBC_BASE);
 __asm__(".symver __fxstat,__fxstat@" TFF_GLIBC_BASE);
