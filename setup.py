@@ -123,6 +123,16 @@ class BuildPyWithHeaders(build_py):
             shutil.copy(h, dst)
 
 
+# Without Cython, setuptools silently swaps src/_core.pyx for src/_core.c,
+# which is generated, never committed: say what is missing instead.
+try:
+    import Cython  # noqa: F401
+except ImportError:
+    if not os.path.exists(os.path.join(HERE, "src", "_core.c")):
+        sys.exit("setup.py: Cython>=3.0 is required to build from source "
+                 "(pip install . installs it; a direct setup.py call needs "
+                 "pip install 'Cython>=3.0')")
+
 ext = Extension(
     "tflite_fast._core",
     sources=["src/_core.pyx"] + c_sources(),

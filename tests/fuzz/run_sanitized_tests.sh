@@ -44,6 +44,14 @@ if [ ! -e "$LIBASAN" ]; then
   exit 2
 fi
 
+# The build runs setup.py directly, outside pip's isolated build environment,
+# so the build requirements (Cython) must be in this Python; a venv made by
+# the README's `pip install .` does not have them.
+if ! python -c "import Cython" > /dev/null 2>&1; then
+  echo "run_sanitized_tests.sh: installing Cython (a build requirement) into $(command -v python)" >&2
+  python -m pip install -q "Cython>=3.0"
+fi
+
 # ---- a copy of the sources, then the sanitized build in it ----
 # SAN_REUSE=1 keeps the last copy and build (to rerun tests only).
 if [ "${SAN_REUSE:-0}" != "1" ] || ! ls "$TREE"/tflite_fast/_core*.so > /dev/null 2>&1; then
