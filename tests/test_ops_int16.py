@@ -2,8 +2,8 @@
 per-channel or per-tensor weights; int64 bias) against ai_edge_litert in both numerics
 modes. Hypothesis draws single-op models for CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED
 (with and without bias: two different formulas), AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX, MUL,
-ADD/SUB (general scales), CONCATENATION, and QUANTIZE -> RESHAPE -> DEQUANTIZE; what is not
-implemented yet (LOGISTIC, TANH, ADD/SUB's power-of-two path) must fail prepare naming it.
+ADD/SUB (general scales), CONCATENATION, LOGISTIC, TANH, and QUANTIZE -> RESHAPE -> DEQUANTIZE;
+what is not implemented yet (ADD/SUB's power-of-two path) must fail prepare naming it.
 The whole small_cnn_int16x8 model is in test_models.py.
 """
 
@@ -265,15 +265,74 @@ def test_concatenation_int16(seed, axis, n):
     check_both(b.build(), [i16(rng, sh) for sh in shapes])
 
 
-@pytest.mark.parametrize("op", ["LOGISTIC", "TANH"])
-def test_logistic_tanh_int16_rejected_clearly(op):
-    """TFLite's int16 LOGISTIC/TANH (table kernels) are not implemented yet."""
+ALL_I16 = np.arange(-32768, 32768, dtype=np.int16)
+
+
+def sigmoid_model(op, shape, sx, sy=2.0 ** -15):
     b = ModelBuilder()
-    x = b.tensor("x", [4], np.int16, scale=2.0 ** -12, zero_point=0)
-    y = b.tensor("y", [4], np.int16, scale=2.0 ** -15, zero_point=0)
+    x = b.tensor("x", shape, np.int16, scale=np.float32(sx), zero_point=0)
+    y = b.tensor("y", shape, np.int16, scale=np.float32(sy), zero_point=0)
     b.op(op, [x], [y])
     b.inputs([x]); b.outputs([y])
+    return b.build()
+
+
+# Input scales of every int16 LOGISTIC/TANH path: 2^-12 (and 2^-11 for TANH) take the gemmlowp
+# kernel in the default mode; near-powers of two within TFLite's CheckedLog2 tolerance (1e-3 in
+# log2) count as powers of two, 1.003·2^-12 does not; every other scale, and every scale in the
+# reference mode, takes the sigmoid table. At float32(1/12288) and float32(1/6144) the rescaled
+# input is q and 2q exactly, so q = 256·i (TANH) and 128·i land on the table's sample points,
+# where the output is the table entry itself.
+FULL_RANGE_SCALES = [2.0 ** -12, 2.0 ** -11, 2.0 ** -13, 2.0 ** -15, 2.0 ** -5, 2.0 ** -12 * 1.0004,
+                     2.0 ** -12 * 1.003, 1 / 12288, 1 / 6144, 1 / 3000, 3.1e-5, 0.01, 1e-9, 1.5,
+                     5.0]
+
+
+@pytest.mark.parametrize("sx", FULL_RANGE_SCALES)
+@pytest.mark.parametrize("op", ["LOGISTIC", "TANH"])
+def test_logistic_tanh_int16_every_input(op, sx):
+    """All 65536 int16 codes in one tensor, both modes."""
+    check_both(sigmoid_model(op, [ALL_I16.size], sx), [ALL_I16])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), op=st.sampled_from(["LOGISTIC", "TANH"]),
+       shape=st.lists(st.integers(1, 7), min_size=1, max_size=4),
+       kind=st.sampled_from(["pot", "near_pot", "general"]))
+def test_logistic_tanh_int16(seed, op, shape, kind):
+    """TANH takes any output scale whose CheckedLog2 is -15; LOGISTIC exactly 2^-15."""
+    rng = np.random.default_rng(seed)
+    if kind == "pot":
+        sx = 2.0 ** int(rng.integers(-16, 0))
+    elif kind == "near_pot":
+        sx = 2.0 ** (int(rng.integers(-13, -10)) + rng.uniform(-9e-4, 9e-4))
+    else:
+        sx = 10.0 ** rng.uniform(-6, 0.5)
+    sy = 2.0 ** -15 * (2.0 ** rng.uniform(-9e-4, 9e-4) if op == "TANH" else 1.0)
+    check_both(sigmoid_model(op, shape, sx, sy), [i16(rng, shape)])
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op,sy,zp", [("LOGISTIC", 2.0 ** -14, 0),
+                                      ("LOGISTIC", 2.0 ** -15 * 1.0001, 0),
+                                      ("TANH", 2.0 ** -14, 0), ("LOGISTIC", 2.0 ** -15, 3),
+                                      ("TANH", 2.0 ** -15, -1)])
+def test_logistic_tanh_int16_rejected_like_tflite(op, sy, zp, mode):
+    """Output scale not 2^-15 (LOGISTIC: exactly), or a zero point other than 0."""
+    b = ModelBuilder()
+    x = b.tensor("x", [4], np.int16, scale=2.0 ** -12, zero_point=zp)
+    y = b.tensor("y", [4], np.int16, scale=np.float32(sy), zero_point=0)
+    b.op(op, [x], [y])
+    b.inputs([x]); b.outputs([y])
+    ours, _ = oracle.check_rejected(b.build(), mode)
+    assert op in ours
+
+
+@pytest.mark.parametrize("sx", [6.0, 1e-14])
+@pytest.mark.parametrize("op", ["LOGISTIC", "TANH"])
+def test_logistic_tanh_int16_scale_out_of_range_rejected(op, sx):
+    """Scales where TFLite's int32 rescaling overflows (undefined behaviour there) fail prepare."""
     import tflite_fast.interpreter as tfl
-    it = tfl.Interpreter(model_content=b.build())
-    with pytest.raises(RuntimeError, match="type INT16 is not supported"):
+    it = tfl.Interpreter(model_content=sigmoid_model(op, [4], sx))
+    with pytest.raises(RuntimeError, match=f"{op}: int16 input scale .* is outside the range"):
         it.allocate_tensors()
