@@ -4,18 +4,25 @@ partitions the C fixture delegate (tests/delegate/test_delegate.c) gets for
 the same claim, which test_delegate.py checks against ai_edge_litert and the
 worked examples of delegate-abi.md §4.4; its outputs must equal the
 oracle's; the SimpleDelegate-style options pick among those partitions; and
-any exception in its methods surfaces as RuntimeError."""
+any exception in its methods surfaces as RuntimeError. supports() sees each
+node's builtin options decoded from its TfLite*Params struct: the fields the
+models were built with, at the offsets the C compiler gives them."""
 
 import gc
+import os
+import struct
+import subprocess
 
 import numpy as np
 import pytest
 
 import oracle
-from model_builder import ModelBuilder
-from test_delegate import A, B, CONST, CC, G1, G4, build, logger
+from model_builder import BUILTIN_CODES, ModelBuilder
+from test_delegate import A, B, CONST, CC, G1, G4, ROOT, build, logger
 
+import tflite_fast
 import tflite_fast.interpreter as tff
+from tflite_fast import _params
 from tflite_fast.delegate import PythonDelegate
 
 pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler")
@@ -500,6 +507,71 @@ def test_builtin_options_fields(model, expected):
 
 def test_builtin_options_table_names_ops():
     """Every op the options table describes is a builtin op name."""
-    from tflite_fast import _params
-    from model_builder import BUILTIN_CODES
     assert set(_params._STRUCTS) <= set(BUILTIN_CODES)
+
+
+PARAMS_STRUCTS = {  # op -> its struct in builtin_op_data.h (ops sharing one are checked once)
+    "ADD": "TfLiteAddParams", "SUB": "TfLiteSubParams", "MUL": "TfLiteMulParams",
+    "DIV": "TfLiteDivParams", "L2_NORMALIZATION": "TfLiteL2NormParams",
+    "AVERAGE_POOL_2D": "TfLitePoolParams", "CONV_2D": "TfLiteConvParams",
+    "CONV_3D": "TfLiteConv3DParams", "DEPTHWISE_CONV_2D": "TfLiteDepthwiseConvParams",
+    "TRANSPOSE_CONV": "TfLiteTransposeConvParams", "FULLY_CONNECTED": "TfLiteFullyConnectedParams",
+    "CONCATENATION": "TfLiteConcatenationParams", "SOFTMAX": "TfLiteSoftmaxParams",
+    "LOCAL_RESPONSE_NORMALIZATION": "TfLiteLocalResponseNormParams",
+    "RESHAPE": "TfLiteReshapeParams", "SQUEEZE": "TfLiteSqueezeParams",
+    "STRIDED_SLICE": "TfLiteStridedSliceParams", "PACK": "TfLitePackParams",
+    "UNPACK": "TfLiteUnpackParams", "SPLIT": "TfLiteSplitParams", "SPLIT_V": "TfLiteSplitVParams",
+    "GATHER": "TfLiteGatherParams", "SHAPE": "TfLiteShapeParams", "CAST": "TfLiteCastParams",
+    "ARG_MAX": "TfLiteArgMaxParams", "ARG_MIN": "TfLiteArgMinParams",
+    "RESIZE_BILINEAR": "TfLiteResizeBilinearParams",
+    "RESIZE_NEAREST_NEIGHBOR": "TfLiteResizeNearestNeighborParams",
+    "LEAKY_RELU": "TfLiteLeakyReluParams", "MIRROR_PAD": "TfLiteMirrorPaddingParams",
+    "DEPTH_TO_SPACE": "TfLiteDepthToSpaceParams", "SPACE_TO_DEPTH": "TfLiteSpaceToDepthParams",
+    "LSTM": "TfLiteLSTMParams",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "TfLiteUnidirectionalSequenceLSTMParams",
+    "BIDIRECTIONAL_SEQUENCE_LSTM": "TfLiteBidirectionalSequenceLSTMParams",
+    "RNN": "TfLiteRNNParams", "UNIDIRECTIONAL_SEQUENCE_RNN": "TfLiteSequenceRNNParams",
+    "BIDIRECTIONAL_SEQUENCE_RNN": "TfLiteBidirectionalSequenceRNNParams",
+    "SVDF": "TfLiteSVDFParams", "LSH_PROJECTION": "TfLiteLSHProjectionParams",
+    "EMBEDDING_LOOKUP_SPARSE": "TfLiteEmbeddingLookupSparseParams",
+    "SKIP_GRAM": "TfLiteSkipGramParams", "SPARSE_TO_DENSE": "TfLiteSparseToDenseParams",
+    "FAKE_QUANT": "TfLiteFakeQuantParams", "ONE_HOT": "TfLiteOneHotParams",
+    "UNIQUE": "TfLiteUniqueParams", "REVERSE_SEQUENCE": "TfLiteReverseSequenceParams",
+    "IF": "TfLiteIfParams", "WHILE": "TfLiteWhileParams", "CALL_ONCE": "TfLiteCallOnceParams",
+    "BATCH_MATMUL": "TfLiteBatchMatMulParams", "CUMSUM": "TfLiteCumsumParams",
+    "HASHTABLE": "TfLiteHashtableParams", "VAR_HANDLE": "TfLiteVarHandleParams",
+    "RANDOM_UNIFORM": "TfLiteRandomParams", "BUCKETIZE": "TfLiteBucketizeParams",
+    "GELU": "TfLiteGeluParams", "STABLEHLO_SCATTER": "TfLiteStablehloScatterParams",
+    "STABLEHLO_GATHER": "TfLiteStablehloGatherParams",
+    "STABLEHLO_RNG_BIT_GENERATOR": "TfLiteStablehloRngBitGeneratorParams",
+    "STABLEHLO_REDUCE_WINDOW": "TfLiteStablehloReduceWindowParams",
+    "REDUCE_WINDOW": "TfLiteReduceWindowParams", "STABLEHLO_PAD": "TfLiteStablehloPadParams",
+    "STABLEHLO_COMPOSITE": "TfLiteStablehloCompositeParams",
+    "STABLEHLO_CASE": "TfLiteStablehloCaseParams", "MEAN": "TfLiteReducerParams",
+}
+
+
+def test_builtin_options_layouts_match_header(tmp_path):
+    """Every field the decoder reads sits at the offset the C compiler gives it in the
+    installed builtin_op_data.h (the struct module's native alignment is C's)."""
+    formats = {}
+    lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "tflite_fast/builtin_op_data.h"',
+             "int main(void) {"]
+    for op, name in PARAMS_STRUCTS.items():
+        prefix = "@"
+        for field, kind in _params._STRUCTS[op]:
+            code = _params._CODES.get(kind, kind)
+            formats[(op, field)] = struct.calcsize(prefix + code) - struct.calcsize("@" + code)
+            prefix += code
+            lines.append('printf("%s %s %%zu\\n", offsetof(%s, %s));' % (op, field, name, field))
+    lines.append("return 0; }")
+    src, exe = tmp_path / "offsets.c", tmp_path / "offsets"
+    src.write_text("\n".join(lines))
+    inc = tflite_fast.get_include()
+    inc = inc if os.path.isdir(inc) else os.path.join(ROOT, "csrc", "include")
+    subprocess.run([CC, "-std=c11", "-I", inc, str(src), "-o", str(exe)], check=True)
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split("\n")
+    offsets = {(op, field): int(off) for op, field, off in (line.split() for line in out if line)}
+    assert offsets == formats
+    assert {op for op in _params._STRUCTS if _params._STRUCTS[op] not in
+            [_params._STRUCTS[o] for o in PARAMS_STRUCTS]} == set()
