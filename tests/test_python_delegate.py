@@ -510,45 +510,41 @@ def test_builtin_options_table_names_ops():
     assert set(_params._STRUCTS) <= set(BUILTIN_CODES)
 
 
-PARAMS_STRUCTS = {  # op -> its struct in builtin_op_data.h (ops sharing one are checked once)
-    "ADD": "TfLiteAddParams", "SUB": "TfLiteSubParams", "MUL": "TfLiteMulParams",
-    "DIV": "TfLiteDivParams", "L2_NORMALIZATION": "TfLiteL2NormParams",
-    "AVERAGE_POOL_2D": "TfLitePoolParams", "CONV_2D": "TfLiteConvParams",
-    "CONV_3D": "TfLiteConv3DParams", "DEPTHWISE_CONV_2D": "TfLiteDepthwiseConvParams",
-    "TRANSPOSE_CONV": "TfLiteTransposeConvParams", "FULLY_CONNECTED": "TfLiteFullyConnectedParams",
-    "CONCATENATION": "TfLiteConcatenationParams", "SOFTMAX": "TfLiteSoftmaxParams",
-    "LOCAL_RESPONSE_NORMALIZATION": "TfLiteLocalResponseNormParams",
-    "RESHAPE": "TfLiteReshapeParams", "SQUEEZE": "TfLiteSqueezeParams",
-    "STRIDED_SLICE": "TfLiteStridedSliceParams", "PACK": "TfLitePackParams",
-    "UNPACK": "TfLiteUnpackParams", "SPLIT": "TfLiteSplitParams", "SPLIT_V": "TfLiteSplitVParams",
-    "GATHER": "TfLiteGatherParams", "SHAPE": "TfLiteShapeParams", "CAST": "TfLiteCastParams",
-    "ARG_MAX": "TfLiteArgMaxParams", "ARG_MIN": "TfLiteArgMinParams",
-    "RESIZE_BILINEAR": "TfLiteResizeBilinearParams",
-    "RESIZE_NEAREST_NEIGHBOR": "TfLiteResizeNearestNeighborParams",
-    "LEAKY_RELU": "TfLiteLeakyReluParams", "MIRROR_PAD": "TfLiteMirrorPaddingParams",
-    "DEPTH_TO_SPACE": "TfLiteDepthToSpaceParams", "SPACE_TO_DEPTH": "TfLiteSpaceToDepthParams",
-    "LSTM": "TfLiteLSTMParams",
-    "UNIDIRECTIONAL_SEQUENCE_LSTM": "TfLiteUnidirectionalSequenceLSTMParams",
-    "BIDIRECTIONAL_SEQUENCE_LSTM": "TfLiteBidirectionalSequenceLSTMParams",
-    "RNN": "TfLiteRNNParams", "UNIDIRECTIONAL_SEQUENCE_RNN": "TfLiteSequenceRNNParams",
-    "BIDIRECTIONAL_SEQUENCE_RNN": "TfLiteBidirectionalSequenceRNNParams",
-    "SVDF": "TfLiteSVDFParams", "LSH_PROJECTION": "TfLiteLSHProjectionParams",
-    "EMBEDDING_LOOKUP_SPARSE": "TfLiteEmbeddingLookupSparseParams",
-    "SKIP_GRAM": "TfLiteSkipGramParams", "SPARSE_TO_DENSE": "TfLiteSparseToDenseParams",
-    "FAKE_QUANT": "TfLiteFakeQuantParams", "ONE_HOT": "TfLiteOneHotParams",
-    "UNIQUE": "TfLiteUniqueParams", "REVERSE_SEQUENCE": "TfLiteReverseSequenceParams",
-    "IF": "TfLiteIfParams", "WHILE": "TfLiteWhileParams", "CALL_ONCE": "TfLiteCallOnceParams",
-    "BATCH_MATMUL": "TfLiteBatchMatMulParams", "CUMSUM": "TfLiteCumsumParams",
-    "HASHTABLE": "TfLiteHashtableParams", "VAR_HANDLE": "TfLiteVarHandleParams",
-    "RANDOM_UNIFORM": "TfLiteRandomParams", "BUCKETIZE": "TfLiteBucketizeParams",
-    "GELU": "TfLiteGeluParams", "STABLEHLO_SCATTER": "TfLiteStablehloScatterParams",
-    "STABLEHLO_GATHER": "TfLiteStablehloGatherParams",
-    "STABLEHLO_RNG_BIT_GENERATOR": "TfLiteStablehloRngBitGeneratorParams",
-    "STABLEHLO_REDUCE_WINDOW": "TfLiteStablehloReduceWindowParams",
-    "REDUCE_WINDOW": "TfLiteReduceWindowParams", "STABLEHLO_PAD": "TfLiteStablehloPadParams",
-    "STABLEHLO_COMPOSITE": "TfLiteStablehloCompositeParams",
-    "STABLEHLO_CASE": "TfLiteStablehloCaseParams", "MEAN": "TfLiteReducerParams",
-}
+# op -> its struct in builtin_op_data.h (ops sharing one are checked once)
+PARAMS_STRUCTS = dict(pair.split(":") for pair in """
+    ADD:TfLiteAddParams SUB:TfLiteSubParams MUL:TfLiteMulParams DIV:TfLiteDivParams
+    L2_NORMALIZATION:TfLiteL2NormParams AVERAGE_POOL_2D:TfLitePoolParams CONV_2D:TfLiteConvParams
+    CONV_3D:TfLiteConv3DParams DEPTHWISE_CONV_2D:TfLiteDepthwiseConvParams
+    TRANSPOSE_CONV:TfLiteTransposeConvParams FULLY_CONNECTED:TfLiteFullyConnectedParams
+    CONCATENATION:TfLiteConcatenationParams SOFTMAX:TfLiteSoftmaxParams
+    LOCAL_RESPONSE_NORMALIZATION:TfLiteLocalResponseNormParams RESHAPE:TfLiteReshapeParams
+    SQUEEZE:TfLiteSqueezeParams STRIDED_SLICE:TfLiteStridedSliceParams PACK:TfLitePackParams
+    UNPACK:TfLiteUnpackParams SPLIT:TfLiteSplitParams SPLIT_V:TfLiteSplitVParams
+    GATHER:TfLiteGatherParams SHAPE:TfLiteShapeParams CAST:TfLiteCastParams
+    ARG_MAX:TfLiteArgMaxParams ARG_MIN:TfLiteArgMinParams
+    RESIZE_BILINEAR:TfLiteResizeBilinearParams
+    RESIZE_NEAREST_NEIGHBOR:TfLiteResizeNearestNeighborParams LEAKY_RELU:TfLiteLeakyReluParams
+    MIRROR_PAD:TfLiteMirrorPaddingParams DEPTH_TO_SPACE:TfLiteDepthToSpaceParams
+    SPACE_TO_DEPTH:TfLiteSpaceToDepthParams LSTM:TfLiteLSTMParams
+    UNIDIRECTIONAL_SEQUENCE_LSTM:TfLiteUnidirectionalSequenceLSTMParams
+    BIDIRECTIONAL_SEQUENCE_LSTM:TfLiteBidirectionalSequenceLSTMParams RNN:TfLiteRNNParams
+    UNIDIRECTIONAL_SEQUENCE_RNN:TfLiteSequenceRNNParams
+    BIDIRECTIONAL_SEQUENCE_RNN:TfLiteBidirectionalSequenceRNNParams SVDF:TfLiteSVDFParams
+    LSH_PROJECTION:TfLiteLSHProjectionParams
+    EMBEDDING_LOOKUP_SPARSE:TfLiteEmbeddingLookupSparseParams SKIP_GRAM:TfLiteSkipGramParams
+    SPARSE_TO_DENSE:TfLiteSparseToDenseParams FAKE_QUANT:TfLiteFakeQuantParams
+    ONE_HOT:TfLiteOneHotParams UNIQUE:TfLiteUniqueParams
+    REVERSE_SEQUENCE:TfLiteReverseSequenceParams IF:TfLiteIfParams WHILE:TfLiteWhileParams
+    CALL_ONCE:TfLiteCallOnceParams BATCH_MATMUL:TfLiteBatchMatMulParams CUMSUM:TfLiteCumsumParams
+    HASHTABLE:TfLiteHashtableParams VAR_HANDLE:TfLiteVarHandleParams
+    RANDOM_UNIFORM:TfLiteRandomParams BUCKETIZE:TfLiteBucketizeParams GELU:TfLiteGeluParams
+    STABLEHLO_SCATTER:TfLiteStablehloScatterParams STABLEHLO_GATHER:TfLiteStablehloGatherParams
+    STABLEHLO_RNG_BIT_GENERATOR:TfLiteStablehloRngBitGeneratorParams
+    STABLEHLO_REDUCE_WINDOW:TfLiteStablehloReduceWindowParams
+    REDUCE_WINDOW:TfLiteReduceWindowParams STABLEHLO_PAD:TfLiteStablehloPadParams
+    STABLEHLO_COMPOSITE:TfLiteStablehloCompositeParams STABLEHLO_CASE:TfLiteStablehloCaseParams
+    MEAN:TfLiteReducerParams
+""".split())
 
 
 def test_builtin_options_layouts_match_header(tmp_path):
