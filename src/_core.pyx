@@ -730,7 +730,10 @@ cdef tuple _tensor_record(TfLiteContext* ctx, int index):
 cdef dict _node_record(TfLiteContext* ctx, int index, TfLiteNode* n, TfLiteRegistration* r):
     name = (_s(r.custom_name) if r.custom_name != NULL and r.builtin_code != 51
             else _s(tff_builtin_name(r.builtin_code)))
+    # builtin_data: the address of the TfLite*Params struct (tflite_fast._params
+    # decodes it at once; it is valid while the delegate's Prepare runs)
     return {"index": index, "op_name": name, "builtin_code": r.builtin_code, "version": r.version,
+            "builtin_data": <size_t>n.builtin_data if r.builtin_code != 51 else 0,
             "inputs": [None if n.inputs.data[k] < 0 else _tensor_record(ctx, n.inputs.data[k])
                        for k in range(n.inputs.size)],
             "outputs": [_tensor_record(ctx, n.outputs.data[k]) for k in range(n.outputs.size)]}

@@ -301,6 +301,75 @@ def test_copy_from_buffer_handle_fails(log, lib):
         assert r[0] != "error" and r[1][-1] == "copy 3"
 
 
+def run_to_destroy(module, so, lib, options, resize=False):
+    """G1 invoked at [1,4] (and, with resize, again at [2,4]); then the
+    interpreter and the delegate are deleted. Returns the whole log after
+    the invokes, the one of the interpreter's destruction, the delegate's."""
+    so.test_delegate_log_clear()
+    d = module.load_delegate(lib, options)
+    it = module.Interpreter(model_content=G1, experimental_delegates=[d],
+                            experimental_op_resolver_type=module.OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    shapes = [[1, 4], [2, 4]] if resize else [[1, 4]]
+    errors = []
+    for shape in shapes:
+        for i in (0, 1):
+            it.resize_tensor_input(i, shape)
+        try:
+            it.allocate_tensors()
+        except RuntimeError:  # a failing re-apply: the retry runs on the CPU
+            it.allocate_tensors()
+        it.set_tensor(0, np.resize(A, shape))
+        it.set_tensor(1, np.resize(B, shape))
+        try:
+            it.invoke()
+        except RuntimeError as e:  # the last message (TFLite's accumulate: docs/api.md)
+            errors.append(str(e).split("failure.")[-1])
+
+    def take():
+        lines = so.test_delegate_log().decode().splitlines()
+        so.test_delegate_log_clear()
+        return lines
+
+    running = errors + take()
+    del it
+    gc.collect()
+    destroyed = take()
+    del d
+    gc.collect()
+    return running, destroyed, take()
+
+
+@pytest.mark.parametrize("options,resize,freed", [
+    # partition outputs 2,3,6 and 5 hold handles: freed in tensor order
+    ({"ops": "0,18", "handles": 1, "freeh": 1}, False, [2, 3, 5, 6]),
+    # undone at the resize without freeing; the re-applied kernels set them again
+    ({"ops": "0,18", "handles": 1, "freeh": 1}, True, [2, 3, 5, 6]),
+    # removed for good by a failing re-apply: the handles, owners and stale
+    # flags stay until destroy, so the CPU's read of t2 (left stale, as only
+    # the delegate read it) asks the freed kernels' handle and fails
+    ({"ops": "0,18", "handles": 1, "freeh": 1, "fail": "prepare", "skip": 1}, True, [2, 3, 5, 6]),
+    ({"ops": "41", "handles": 1, "freeh": 1}, False, [4, 7]),
+    ({"ops": "0,18", "freeh": 1}, False, []),     # no handle set: nothing to free
+    ({"ops": "0,18", "handles": 1}, False, []),   # handles but no FreeBufferHandle
+])
+def test_free_buffer_handle_at_destroy(log, lib, options, resize, freed):
+    """TFLite's ~Subgraph: after the kernels are freed, every tensor still
+    holding a buffer handle has its delegate's FreeBufferHandle called (when
+    it has one); undoing a delegate frees none. Same events as LiteRT."""
+    ref = run_to_destroy(oracle.oracle_module(), log, lib, options, resize)
+    ours = run_to_destroy(tff, log, lib, options, resize)
+    assert ours == ref
+    running, destroyed, deleted = ours
+    assert not any(e.startswith("freehandle") for e in running)
+    if "fail" in options:
+        assert running[0] == "test_delegate: bad buffer handle 2"
+    assert [int(e.split()[1]) for e in destroyed if e.startswith("freehandle")] == freed
+    kernels_freed = [i for i, e in enumerate(destroyed) if e == "free"]
+    if freed and kernels_freed:
+        assert destroyed.index(f"freehandle {freed[0]}") > max(kernels_freed)
+    assert deleted == ["destroy delegate"]
+
+
 def run_resize_failure(module, so, libs, options):
     """G1 with delegates (one per options dict) at [1,4], resized to [2,4]:
     the failing allocate's error, then a retry on the CPU."""

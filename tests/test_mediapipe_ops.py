@@ -9,12 +9,19 @@ expected values come from numpy implementations of MediaPipe's definitions writt
 Options are raw C structs (TfLiteTransposeConvParams / TfLitePoolParams prefixes), packed
 here with struct.pack. Also: a user registration of the same name replaces the built-in,
 and malformed options or shapes fail prepare cleanly.
+
+The Transform* ops resolve by name and version as MediaPipe names them: TransformLandmarks
+v2 (3-D) and v1 (4-D, FlexBuffer options dimensions / scale), TransformTensorBilinear v2
+and its v1 "TransformTensor" (no align-corners shift, option mode). TransformLandmarks is
+checked against a RESHAPE / BATCH_MATMUL / ADD graph in the oracle, integer-translation
+crops against PAD + SLICE, and both against numpy formulations of MediaPipe's code.
 """
 
 import struct
 
 import numpy as np
 import pytest
+from flatbuffers import flexbuffers
 from hypothesis import given, settings, strategies as st
 
 import oracle
@@ -343,14 +350,16 @@ def test_user_registration_overrides_builtin(lib):  # noqa: F811
 # --- TransformTensorBilinear ---------------------------------------------------------
 
 
-def np_transform_bilinear(img, m, oh, ow):
-    """MediaPipe's TransformTensorBilinearV2 with its float / double mix: f32 dot products,
-    the align-corners shift and the interpolation weights in double, stored as float."""
+def np_transform_bilinear(img, m, oh, ow, align_corners=True):
+    """MediaPipe's TransformTensorBilinearV2 (align_corners) or V1 with its float / double
+    mix: f32 dot products, the align-corners shift and the interpolation weights in double,
+    stored as float."""
     f32, f64 = F32, np.float64
     _, h, w, ch = img.shape
     xs, ys = [f32(v) for v in m[:4]], [f32(v) for v in m[4:8]]
-    xs[3] = f32(f64(xs[3]) + (f64(xs[0]) * 0.5 + f64(xs[1]) * 0.5 - 0.5))
-    ys[3] = f32(f64(ys[3]) + (f64(ys[0]) * 0.5 + f64(ys[1]) * 0.5 - 0.5))
+    if align_corners:
+        xs[3] = f32(f64(xs[3]) + (f64(xs[0]) * 0.5 + f64(xs[1]) * 0.5 - 0.5))
+        ys[3] = f32(f64(ys[3]) + (f64(ys[0]) * 0.5 + f64(ys[1]) * 0.5 - 0.5))
     out = np.zeros((1, oh, ow, ch), F32)
 
     def px(r, c):
@@ -376,15 +385,21 @@ def np_transform_bilinear(img, m, oh, ow):
     return out
 
 
-def transform_tensor_model(ishape, oshape, mshape=(1, 4, 4), mtype=F32):
+def transform_tensor_model(ishape, oshape, mshape=(1, 4, 4), mtype=F32, version=2,
+                           name=None, options=None):
+    """Version 2 (TransformTensorBilinear) or 1 (TransformTensor, FlexBuffer options {mode,
+    output_size} unless `options` are given)."""
     b = ModelBuilder()
     x = b.tensor("image", list(ishape), F32)
     m = b.tensor("matrix", list(mshape), mtype)
     y = b.tensor("crop", list(oshape), F32)
-    # MediaPipe's flexbuffer options {output_height, output_width}; the kernel reads the
-    # output tensor's shape instead, so any bytes do.
-    b.op("CUSTOM", [x, m], [y], custom_code="TransformTensorBilinear", version=2,
-         custom_options=b"\x00")
+    if options is None:
+        # v2's flexbuffer options {output_height, output_width} are not read (the kernel
+        # reads the output tensor's shape instead), so any bytes do
+        options = (flexbuffers.Dumps({"mode": "bilinear", "output_size": list(oshape[1:3])})
+                   if version == 1 else b"\x00")
+    name = name or ("TransformTensor" if version == 1 else "TransformTensorBilinear")
+    b.op("CUSTOM", [x, m], [y], custom_code=name, version=version, custom_options=options)
     b.inputs([x, m])
     b.outputs([y])
     return b.build()
@@ -407,12 +422,43 @@ def crop_case(draw):
 
 
 @settings(max_examples=40, deadline=None)
-@given(c=crop_case(), seed=st.integers(0, 2**32 - 1))
-def test_transform_tensor_bilinear(c, seed):
+@given(c=crop_case(), seed=st.integers(0, 2**32 - 1), version=st.sampled_from([1, 2]))
+def test_transform_tensor_bilinear(c, seed, version):
     ishape, oshape, m = c
     img = rand(np.random.default_rng(seed), ishape)
-    got = ours(transform_tensor_model(ishape, oshape), [img, m[None]])
-    oracle.assert_outputs_match(got, [np_transform_bilinear(img, m.ravel(), *oshape[1:3])])
+    got = ours(transform_tensor_model(ishape, oshape, version=version), [img, m[None]])
+    oracle.assert_outputs_match(got, [np_transform_bilinear(img, m.ravel(), *oshape[1:3],
+                                                            align_corners=version == 2)])
+
+
+def crop_by_pad_slice(ishape, oshape, tx, ty):
+    """The builtin graph of a pixel-aligned crop: PAD with zeros, then SLICE at (ty, tx)."""
+    p = max(abs(tx), abs(ty)) + max(oshape[1:3])
+    b = ModelBuilder()
+    x = b.tensor("image", list(ishape), F32)
+    padded = b.tensor("padded", [1, ishape[1] + 2 * p, ishape[2] + 2 * p, ishape[3]], F32)
+    y = b.tensor("crop", list(oshape), F32)
+    b.op("PAD", [x, b.const("pads", np.array([[0, 0], [p, p], [p, p], [0, 0]], np.int32))],
+         [padded])
+    b.op("SLICE", [padded, b.const("begin", np.array([0, ty + p, tx + p, 0], np.int32)),
+                   b.const("size", np.array(oshape, np.int32))], [y])
+    b.inputs([x])
+    b.outputs([y])
+    return b.build()
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("tx,ty", [(0, 0), (1, 2), (-2, 1), (3, -1), (-4, -4)])
+def test_transform_tensor_translation_matches_builtin(version, tx, ty):
+    """An integer translation samples pixels exactly: the same as PAD + SLICE in the oracle
+    (v2's align-corners shift cancels for a unit scale, so both versions agree)."""
+    ishape, oshape = (1, 5, 6, 3), (1, 4, 3, 3)
+    img = rand(np.random.default_rng([tx + 10, ty + 10]), ishape)
+    m = np.eye(4, dtype=F32)
+    m[0, 3], m[1, 3] = tx, ty
+    got = ours(transform_tensor_model(ishape, oshape, version=version), [img, m[None]])
+    ref = oracle.run_oracle(crop_by_pad_slice(ishape, oshape, tx, ty), [img], "default")
+    np.testing.assert_array_equal(got[0], ref[0])
 
 
 def test_transform_tensor_bilinear_nonfinite_matrix():
@@ -437,6 +483,32 @@ def test_transform_tensor_bilinear_rejects():
     assert "must be 4-D" in rejected(transform_tensor_model((4, 4, 2), (1, 3, 3, 2)), None)
 
 
+def test_transform_tensor_v1_rejects():
+    shapes = (1, 4, 4, 2), (1, 3, 3, 2)
+    assert 'TransformTensor: only mode "bilinear" is supported' in rejected(transform_tensor_model(
+        *shapes, version=1, options=flexbuffers.Dumps({"mode": "nearest"})), None)
+    assert "TransformTensor: custom options (3 bytes) are not a FlexBuffer map" in rejected(
+        transform_tensor_model(*shapes, version=1, options=b"\x01\x02\x03"), None)
+    assert "TransformTensor: output has 3 channels, image 2" in rejected(
+        transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 3), version=1), None)
+    # MediaPipe registers TransformTensor as version 1 only, TransformTensorBilinear as 2 only
+    for name, version in (("TransformTensorBilinear", 1), ("TransformTensor", 2)):
+        assert f"Encountered unresolved custom op: {name}." in rejected(
+            transform_tensor_model(*shapes, version=version, name=name), None)
+
+
+def test_transform_tensor_v1_options_optional():
+    """No options, or a map without mode, is bilinear (MediaPipe checks mode only if given)."""
+    img = rand(np.random.default_rng(3), (1, 4, 4, 2))
+    m = np.eye(4, dtype=F32)
+    m[0, 1] = 0.3
+    ref = np_transform_bilinear(img, m.ravel(), 3, 3, align_corners=False)
+    for options in (b"", flexbuffers.Dumps({"output_size": [3, 3]})):
+        got = ours(transform_tensor_model((1, 4, 4, 2), (1, 3, 3, 2), version=1, options=options),
+                   [img, m[None]])
+        oracle.assert_outputs_match(got, [ref])
+
+
 # --- TransformLandmarks --------------------------------------------------------------
 
 
@@ -451,12 +523,13 @@ def np_transform_landmarks(lm, m):
     return out
 
 
-def landmarks_model(shape, mshape=(1, 4, 4), dtype=F32):
+def landmarks_model(shape, mshape=(1, 4, 4), dtype=F32, version=2, options=None):
     b = ModelBuilder()
     x = b.tensor("landmarks", list(shape), dtype)
     m = b.tensor("matrix", list(mshape), F32)
     y = b.tensor("out", list(shape), dtype)
-    b.op("CUSTOM", [x, m], [y], custom_code="TransformLandmarks", version=2)
+    b.op("CUSTOM", [x, m], [y], custom_code="TransformLandmarks", version=version,
+         custom_options=options)
     b.inputs([x, m])
     b.outputs([y])
     return b.build()
@@ -475,7 +548,113 @@ def test_transform_landmarks(n, dims, seed):
 def test_transform_landmarks_rejects():
     assert "must have 2 or 3 coordinates, got 4" in rejected(landmarks_model((1, 5, 4)), None)
     assert "batch must be 1, got 2" in rejected(landmarks_model((2, 5, 3)), None)
-    assert "version 1 is not supported" in rejected(landmarks_model((1, 1, 5, 3)), None)
+    assert "must be 3-D [1,N,D] (version 2); got rank 4" in rejected(
+        landmarks_model((1, 1, 5, 3)), None)
+    assert "unresolved custom op: TransformLandmarks." in rejected(
+        landmarks_model((1, 5, 3), version=3), None)
     assert "the matrix needs 8 values" in rejected(landmarks_model((1, 5, 3), (2, 3)), None)
     assert "must be float32, got INT32" in rejected(
         landmarks_model((1, 5, 3), dtype=np.int32), None)
+
+
+def np_transform_landmarks_v1(lm, m, dims, scale):
+    """MediaPipe's TransformLandmarks v1: every run of `dims` channel values is a landmark;
+    the translation column is scaled (M03 * scale in float32) before the same dot products."""
+    flat = lm.reshape(1, -1, dims)
+    mm = m.copy()
+    mm[3], mm[7] = m[3] * F32(scale), m[7] * F32(scale)
+    return np_transform_landmarks(flat, mm).reshape(lm.shape)
+
+
+def landmarks_by_matmul(shape, dims):
+    """The builtin graph: RESHAPE to [N, dims], BATCH_MATMUL by A, ADD t, RESHAPE back; A
+    and t (from the matrix and scale) are inputs."""
+    n = int(np.prod(shape)) // dims
+    b = ModelBuilder()
+    x = b.tensor("landmarks", list(shape), F32)
+    a = b.tensor("a", [dims, dims], F32)
+    t = b.tensor("t", [dims], F32)
+    rows, prod, moved = (b.tensor(k, [n, dims], F32) for k in ("rows", "prod", "moved"))
+    y = b.tensor("out", list(shape), F32)
+    b.op("RESHAPE", [x, b.const("s1", np.array([n, dims], np.int32))], [rows])
+    b.op("BATCH_MATMUL", [rows, a], [prod])
+    b.op("ADD", [prod, t], [moved])
+    b.op("RESHAPE", [moved, b.const("s2", np.array(shape, np.int32))], [y])
+    b.inputs([x, a, t])
+    b.outputs([y])
+    return b.build()
+
+
+def matmul_inputs(m, dims, scale):
+    """(A, t) with rows @ A + t = (M00 x + M01 y + t0, M10 x + M11 y + t1[, z])."""
+    a = np.zeros((dims, dims), F32)
+    a[0, 0], a[1, 0], a[0, 1], a[1, 1] = m[0], m[1], m[4], m[5]
+    if dims == 3:
+        a[2, 2] = 1
+    t = np.zeros(dims, F32)
+    t[0], t[1] = m[3] * F32(scale), m[7] * F32(scale)
+    return a, t
+
+
+@settings(max_examples=30, deadline=None)
+@given(h=st.integers(1, 3), w=st.integers(1, 3), per_pixel=st.integers(1, 3),
+       dims=st.sampled_from([2, 3]), scale=st.sampled_from([1.0, 0.5, -2.0, 256.0]),
+       spelled=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_transform_landmarks_v1(h, w, per_pixel, dims, scale, spelled, seed):
+    """4-D landmarks with FlexBuffer options {dimensions, scale}; absent options mean
+    dimensions 3 and scale 1. Against the numpy formulation and the oracle's builtin graph."""
+    if not spelled:
+        dims, scale = 3, 1.0
+    rng = np.random.default_rng(seed)
+    shape = (1, h, w, per_pixel * dims)
+    lm = rng.uniform(-1, 300, shape).astype(F32)
+    m = rng.standard_normal((4, 4)).astype(F32)
+    options = flexbuffers.Dumps({"dimensions": dims, "scale": scale}) if spelled else None
+    got = ours(landmarks_model(shape, version=1, options=options), [lm, m[None]])
+    oracle.assert_outputs_match(got, [np_transform_landmarks_v1(lm, m.ravel(), dims, scale)])
+    ref = oracle.run_oracle(landmarks_by_matmul(shape, dims),
+                            [lm, *matmul_inputs(m.ravel(), dims, scale)], "default")
+    oracle.assert_outputs_match(got, ref)
+
+
+def test_transform_landmarks_v1_rejects():
+    def opts(**kw):
+        return flexbuffers.Dumps(kw)
+
+    shape = (1, 2, 2, 6)
+    assert "option dimensions must be 2 or 3, got 4" in rejected(
+        landmarks_model((1, 2, 2, 8), version=1, options=opts(dimensions=4)), None)
+    assert "option scale must not be 0" in rejected(
+        landmarks_model(shape, version=1, options=opts(scale=0.0)), None)
+    assert "5 channels do not hold landmarks of 3 coordinates" in rejected(
+        landmarks_model((1, 2, 2, 5), version=1), None)
+    assert "option 'dimensions' must be a 32-bit integer" in rejected(
+        landmarks_model(shape, version=1, options=opts(dimensions="two")), None)
+    assert "option 'scale' must be a number" in rejected(
+        landmarks_model(shape, version=1, options=opts(scale=[1, 2])), None)
+    assert "custom options (2 bytes) are not a FlexBuffer map" in rejected(
+        landmarks_model(shape, version=1, options=b"\x05\x01"), None)
+    assert "must be 4-D [1,H,W,C] (version 1); got rank 3" in rejected(
+        landmarks_model((1, 4, 3), version=1), None)
+    assert "batch must be 1, got 2" in rejected(landmarks_model((2, 1, 1, 3), version=1), None)
+
+
+def test_flexbuffer_options_never_read_out_of_bounds():
+    """Every truncation and single-byte corruption of v1 options either works or fails
+    prepare with a message; the reader never trusts an offset, width or count."""
+    good = flexbuffers.Dumps({"dimensions": 2, "scale": 0.5, "mode": "bilinear",
+                              "output_size": [3, 3]})
+    variants = [good[:k] for k in range(len(good))]
+    variants += [good[:k] + bytes([v]) + good[k + 1:] for k in range(len(good))
+                 for v in (0x00, 0x07, 0x7F, 0xFF)]
+    outcomes = set()
+    for options in variants:
+        it = tff.Interpreter(model_content=landmarks_model((1, 1, 1, 6), version=1,
+                                                           options=options))
+        try:
+            it.allocate_tensors()
+            outcomes.add("ok")
+        except RuntimeError as e:
+            assert "TransformLandmarks: " in str(e)
+            outcomes.add("rejected")
+    assert outcomes == {"ok", "rejected"}

@@ -9,7 +9,8 @@ DELEGATE node whose kernel is create_kernel(partition):
 
     class NumpyAdd(PythonDelegate):
         def supports(self, node):
-            return node.op_name == "ADD" and node.outputs[0]["dtype"] is np.float32
+            return (node.op_name == "ADD" and node.outputs[0]["dtype"] is np.float32
+                    and node.builtin_options["activation"] == "NONE")
         def create_kernel(self, partition):
             return MyKernel(partition)   # prepare() (optional), invoke(inputs) -> outputs
 
@@ -23,7 +24,7 @@ Tensors used only inside a partition get no memory from the runtime.
 """
 from typing import Any, Dict, List, Optional
 
-from . import _core
+from . import _core, _params
 from .interpreter import _details_of
 
 __all__ = ["PythonDelegate", "Node", "Partition"]
@@ -44,14 +45,28 @@ def _tensor(record) -> Optional[Dict[str, Any]]:
 
 class Node:
     """One node of the plan, as supports() and Partition.nodes see it: index,
-    op_name (as _get_ops_details), builtin_code, version, and inputs/outputs
-    as tensor details (None for an omitted optional input)."""
+    op_name (as _get_ops_details), builtin_code, version, builtin_options,
+    and inputs/outputs as tensor details (None for an omitted optional input).
+
+    builtin_options is a dict of the op's TfLite*Params C struct (what a C
+    delegate reads from node->builtin_data; tflite_fast/builtin_op_data.h),
+    keyed by its field names: e.g. CONV_2D gives {"padding": "SAME",
+    "stride_width": 1, "stride_height": 1, "activation": "RELU6",
+    "dilation_width_factor": 1, "dilation_height_factor": 1,
+    "quantized_bias_type": numpy.float32}. padding is "SAME", "VALID" or
+    "UNKNOWN"; activation is "NONE", "RELU", "RELU_N1_TO_1", "RELU6",
+    "TANH", "SIGN_BIT" or "SIGMOID"; TfLiteType fields are numpy types as
+    in tensor details (None for NOTYPE); other enums are their C values;
+    fixed arrays with a count (RESHAPE's shape, SQUEEZE's squeeze_dims, ...)
+    are lists of their used entries. Ops without options (RELU, custom ops,
+    DELEGATE nodes) give {}."""
 
     def __init__(self, record):
         self.index = record["index"]
         self.op_name = record["op_name"]
         self.builtin_code = record["builtin_code"]
         self.version = record["version"]
+        self.builtin_options = _params.builtin_options(self.op_name, record["builtin_data"])
         self.inputs = [_tensor(r) for r in record["inputs"]]
         self.outputs = [_tensor(r) for r in record["outputs"]]
 

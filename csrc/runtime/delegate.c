@@ -360,7 +360,10 @@ static void undo_all(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->plan);
   sg->plan = dl->orig_plan;
   dl->orig_plan = NULL;
-  for (int t = 0; t < sg->num_tensors; ++t) sg->tensors[t].delegate = NULL;
+  /* A tensor's owner stays while it holds a buffer handle: TFLite never
+   * clears owners, and the owner frees the handle at destroy. */
+  for (int t = 0; t < sg->num_tensors; ++t)
+    if (sg->tensors[t].buffer_handle == kTfLiteNullBufferHandle) sg->tensors[t].delegate = NULL;
   dl->immutable = 0;
   sg->allocated = 0;
 }
@@ -521,6 +524,14 @@ void tff_delegation_read_outputs(tff_subgraph* sg) {
 }
 
 void tff_delegation_free(tff_subgraph* sg) {
+  /* TFLite's ~Subgraph, after the nodes: the owners of buffer handles free
+   * them (undoing a delegate does not). */
+  for (int t = 0; t < sg->num_tensors; ++t) {
+    TfLiteTensor* x = &sg->tensors[t];
+    if (x->buffer_handle != kTfLiteNullBufferHandle && x->delegate != NULL &&
+        x->delegate->FreeBufferHandle != NULL)
+      x->delegate->FreeBufferHandle(&sg->ctx, x->delegate, &x->buffer_handle);
+  }
   for (int i = 0; i < sg->num_nodes; ++i) {
     if (sg->nodes[i].delegate == NULL) continue;
     free(sg->nodes[i].builtin_data); /* the params block (model nodes' data is the model's) */

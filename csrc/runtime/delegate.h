@@ -46,7 +46,8 @@ TfLiteStatus tff_delegation_read_inputs(struct tff_subgraph* sg, const TfLiteNod
 void tff_delegation_read_outputs(struct tff_subgraph* sg);
 
 /* Frees what delegation added to a subgraph (delegate nodes' params blocks,
- * the saved plan); the node table itself is freed by the caller. */
+ * the saved plan) and has the owners of tensors' buffer handles free them;
+ * called after the nodes are freed, the node table itself by the caller. */
 void tff_delegation_free(struct tff_subgraph* sg);
 
 #endif /* TFLITE_FAST_RUNTIME_DELEGATE_H_ */

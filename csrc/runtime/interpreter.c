@@ -302,7 +302,7 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
     TfLiteRegistration* r = &sg->regs[i];
     if (oc->builtin_code == kTfLiteBuiltinCustom) {
       /* unresolved until a custom op is registered, unless built in */
-      const TfLiteRegistration* b = tff_mediapipe_registration(oc->custom_name);
+      const TfLiteRegistration* b = tff_mediapipe_registration(oc->custom_name, oc->version);
       if (b) *r = *b;
       else memset(r, 0, sizeof(*r));
       r->builtin_code = kTfLiteBuiltinCustom;
@@ -773,7 +773,7 @@ int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
     for (int i = 0; i < sg->num_nodes; ++i) {
       TfLiteRegistration* r = &sg->regs[i];
       if (r->builtin_code != kTfLiteBuiltinCustom || strcmp(r->custom_name, name)) continue;
-      const TfLiteRegistration* b = tff_mediapipe_registration(name);
+      const TfLiteRegistration* b = tff_mediapipe_registration(name, r->version);
       if (r->invoke && !(b && r->invoke == b->invoke)) continue; /* the first user one stays */
       TfLiteNode* n = &sg->nodes[i];
       if (r->invoke && r->free) r->free(&sg->ctx, n->user_data); /* replacing a built-in */

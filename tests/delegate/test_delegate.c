@@ -12,6 +12,8 @@
  *                 output gets buffer_handle = its tensor index and is marked
  *                 stale; the runtime fetches it with CopyFromBufferHandle
  *                 (fail=copy fails that)
+ *   freeh=1       with handles=1: set FreeBufferHandle, which logs
+ *                 "freehandle H" and resets the handle
  *   preview=1     also log PreviewDelegatePartitioning's partitions
  *   probe=1       kernel prepare calls the delegate-only callbacks (allowed
  *                 only inside the delegate's Prepare) and logs their statuses
@@ -76,7 +78,7 @@ typedef struct options {
   int num_codes;
   char fail[16];
   int skip;                 /* the failure spares the first `skip` calls of its stage */
-  int preview, probe, acquire, handles;
+  int preview, probe, acquire, handles, freeh;
 } options;
 
 /* 1 when this call of `stage` is to fail. */
@@ -284,6 +286,12 @@ static TfLiteStatus copy_from_handle(TfLiteContext* ctx, TfLiteDelegate* d, TfLi
   return kTfLiteOk;
 }
 
+static void free_handle(TfLiteContext* ctx, TfLiteDelegate* d, TfLiteBufferHandle* h) {
+  (void)ctx, (void)d;
+  log_line("freehandle %d", *h);
+  *h = kTfLiteNullBufferHandle;
+}
+
 #ifdef OLD_REG
 /* TfLiteRegistration as it was before TF 2.10: 64 bytes. */
 typedef struct registration_v1 {
@@ -426,6 +434,8 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
       opt->acquire = strcmp(values[i], "1") == 0;
     } else if (strcmp(keys[i], "handles") == 0) {
       opt->handles = strcmp(values[i], "1") == 0;
+    } else if (strcmp(keys[i], "freeh") == 0) {
+      opt->freeh = strcmp(values[i], "1") == 0;
     }
   }
   log_line("create");
@@ -438,6 +448,7 @@ EXPORT TfLiteDelegate* tflite_plugin_create_delegate(const char* const* keys,
   d->data_ = opt;
   d->Prepare = delegate_prepare;
   if (opt->handles) d->CopyFromBufferHandle = copy_from_handle;
+  if (opt->freeh) d->FreeBufferHandle = free_handle;
   return d;
 }
 

@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <string.h>
 
-const TfLiteRegistration* tff_mediapipe_registration(const char* name) {
-#define TFF_MEDIAPIPE_OP(n, fn) \
-  if (name && strcmp(name, n) == 0) return fn();
+const TfLiteRegistration* tff_mediapipe_registration(const char* name, int version) {
+#define TFF_MEDIAPIPE_OP(n, v, fn) \
+  if (name && strcmp(name, n) == 0 && (v == 0 || v == version)) return fn();
 #include "mediapipe_list.h"
 #undef TFF_MEDIAPIPE_OP
   return NULL;
@@ -63,5 +63,35 @@ TfLiteStatus tff_mp_check_matrix(TfLiteContext* ctx, const TfLiteTensor* m, cons
   TF_LITE_ENSURE_MSG(ctx, tff_num_elements(m->dims) >= 8,
                      "%s: the matrix needs 8 values (two rows of 4x4), has %zu", op,
                      tff_num_elements(m->dims));
+  return kTfLiteOk;
+}
+
+TfLiteStatus tff_mp_flex_options(TfLiteContext* ctx, const TfLiteNode* node, const char* op,
+                                 tff_flex* map) {
+  memset(map, 0, sizeof(*map));
+  map->type = kFlexMap;
+  if (node->custom_initial_data == NULL || node->custom_initial_data_size <= 0) return kTfLiteOk;
+  TF_LITE_ENSURE_MSG(ctx,
+                     tff_flex_root((const uint8_t*)node->custom_initial_data,
+                                   (size_t)node->custom_initial_data_size, map) &&
+                         map->type == kFlexMap,
+                     "%s: custom options (%d bytes) are not a FlexBuffer map", op,
+                     node->custom_initial_data_size);
+  return kTfLiteOk;
+}
+
+TfLiteStatus tff_mp_flex_number(TfLiteContext* ctx, const tff_flex* map, const char* op,
+                                const char* key, double def, int integral, double* out) {
+  tff_flex v;
+  int64_t i;
+  *out = def;
+  if (!tff_flex_get(map, key, &v)) return kTfLiteOk;
+  if (integral) {
+    TF_LITE_ENSURE_MSG(ctx, tff_flex_int(&v, &i), "%s: option '%s' must be a 32-bit integer", op,
+                       key);
+    *out = (double)i;
+    return kTfLiteOk;
+  }
+  TF_LITE_ENSURE_MSG(ctx, tff_flex_number(&v, out), "%s: option '%s' must be a number", op, key);
   return kTfLiteOk;
 }

@@ -1,24 +1,28 @@
 /* MediaPipe's TFLite custom ops (mediapipe/util/tflite/operations), built in.
  *
- * Every interpreter resolves a CUSTOM node whose name is listed here at
+ * Every interpreter resolves a CUSTOM node whose name (and version, for the
+ * ops MediaPipe versions) is listed here at
  * model load, before delegates and before any prepare, so MediaPipe models
  * run without a custom-op resolver. A user registration of the same name
  * (tff_interpreter_register_custom) still wins: it frees the built-in's node
  * state and replaces it.
  *
- * Their options are raw C structs in custom_initial_data (MediaPipe
- * reinterpret_casts them); the helpers below copy them out after checking
- * the size, since the bytes are unaligned and may be short. */
+ * The options of the unversioned ops are raw C structs in
+ * custom_initial_data (MediaPipe reinterpret_casts them); the helpers below
+ * copy them out after checking the size, since the bytes are unaligned and
+ * may be short. Version-1 Transform* ops take a FlexBuffer map instead. */
 #ifndef TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
 #define TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
 
+#include "flexbuffer.h"
 #include "kernel_util.h"
 #include "tflite_fast/builtin_ops.h"
 
-/* The built-in registration for custom op `name`, or NULL. */
-const TfLiteRegistration* tff_mediapipe_registration(const char* name);
+/* The built-in registration for version `version` of custom op `name`, or
+ * NULL. */
+const TfLiteRegistration* tff_mediapipe_registration(const char* name, int version);
 
-#define TFF_MEDIAPIPE_OP(name, fn) const TfLiteRegistration* fn(void);
+#define TFF_MEDIAPIPE_OP(name, version, fn) const TfLiteRegistration* fn(void);
 #include "mediapipe_list.h"
 #undef TFF_MEDIAPIPE_OP
 
@@ -26,6 +30,16 @@ const TfLiteRegistration* tff_mediapipe_registration(const char* name);
  * fails naming the op when the options are shorter. */
 TfLiteStatus tff_mp_options(TfLiteContext* ctx, const TfLiteNode* node, const char* op,
                             void* dst, size_t bytes);
+
+/* The node's FlexBuffer options as a map; absent options are an empty map
+ * (len 0), anything else that is not a map fails naming the op. */
+TfLiteStatus tff_mp_flex_options(TfLiteContext* ctx, const TfLiteNode* node, const char* op,
+                                 tff_flex* map);
+
+/* Option `key` of the map as a number (with `integral`, a 32-bit int), `def`
+ * when absent; a value of another kind fails naming the op and the key. */
+TfLiteStatus tff_mp_flex_number(TfLiteContext* ctx, const tff_flex* map, const char* op,
+                                const char* key, double def, int integral, double* out);
 
 /* The 4x4 matrix input of the Transform* ops: float32 with at least the 8
  * values of its first two rows (all they read). */

@@ -1,22 +1,32 @@
-/* TransformTensorBilinear (MediaPipe transform_tensor_bilinear.cc, v2): crops
- * an affine-transformed window out of an image with bilinear sampling.
+/* TransformTensorBilinear (MediaPipe transform_tensor_bilinear.cc, v2) and
+ * its version 1, custom op "TransformTensor": crop an affine-transformed
+ * window out of an image with bilinear sampling.
  *
  * Inputs: image [1,H,W,C] and a 4x4 row-major matrix M (float32, at least 8
  * values: only the first two rows are read). Output [1,OH,OW,C]: its shape is
- * the model's (MediaPipe's prepare does not size it; the flexbuffer options
- * only repeat OH and OW). Output pixel (x, y) samples the image at
+ * the model's (MediaPipe's prepare does not size it; the options only repeat
+ * OH and OW). Output pixel (x, y) samples the image at
  *   u = M00 x + M01 y + M03',  v = M10 x + M11 y + M13'
- * where M.3' = M.3 + (M.0 + M.1)/2 - 1/2 is v2's align-corners shift; a point
- * outside [0,W-1] x [0,H-1] gives 0, and the neighbour past the last
- * row / column (weight 0 there) reads as 0. The arithmetic keeps MediaPipe's
- * mix of float and double (C promotes exactly as C++ does). */
+ * where, in v2, M.3' = M.3 + (M.0 + M.1)/2 - 1/2 is the align-corners shift
+ * (v1 has none: M.3' = M.3); a point outside [0,W-1] x [0,H-1] gives 0, and
+ * the neighbour past the last row / column (weight 0 there) reads as 0. The
+ * arithmetic keeps MediaPipe's mix of float and double (C promotes exactly
+ * as C++ does). v1's FlexBuffer option mode, when present, must be
+ * "bilinear". */
 #include "mediapipe_ops.h"
 
 #include <math.h>
 
 #define OP "TransformTensorBilinear"
+#define OP_V1 "TransformTensor"
 
-static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+typedef struct OpData {
+  int align_corners; /* v2's shift of the translation column */
+} OpData;
+
+TFF_ZEROED_INIT(init, OpData)
+
+static TfLiteStatus prepare_common(TfLiteContext* ctx, TfLiteNode* node, const char* op) {
   TF_LITE_ENSURE_EQ(ctx, tff_num_inputs(node), 2);
   TF_LITE_ENSURE_EQ(ctx, tff_num_outputs(node), 1);
   const TfLiteTensor* in = tff_input(ctx, node, 0);
@@ -24,18 +34,41 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* out = tff_output(ctx, node, 0);
   TF_LITE_ENSURE(ctx, in != NULL && m != NULL && out != NULL);
   TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteFloat32 && out->type == kTfLiteFloat32,
-                     OP ": image and output must be float32, got %s, %s",
+                     "%s: image and output must be float32, got %s, %s", op,
                      TfLiteTypeGetName(in->type), TfLiteTypeGetName(out->type));
-  TF_LITE_ENSURE_OK(ctx, tff_mp_check_matrix(ctx, m, OP));
+  TF_LITE_ENSURE_OK(ctx, tff_mp_check_matrix(ctx, m, op));
   TF_LITE_ENSURE_MSG(ctx, tff_rank(in) == 4 && tff_rank(out) == 4,
-                     OP ": image and output must be 4-D (NHWC), got ranks %d, %d", tff_rank(in),
+                     "%s: image and output must be 4-D (NHWC), got ranks %d, %d", op, tff_rank(in),
                      tff_rank(out));
   TF_LITE_ENSURE_MSG(ctx, tff_dim(in, 0) == 1 && tff_dim(out, 0) == 1,
-                     OP ": batch must be 1, got image %d, output %d", tff_dim(in, 0),
+                     "%s: batch must be 1, got image %d, output %d", op, tff_dim(in, 0),
                      tff_dim(out, 0));
   TF_LITE_ENSURE_MSG(ctx, tff_dim(out, 3) == tff_dim(in, 3),
-                     OP ": output has %d channels, image %d", tff_dim(out, 3), tff_dim(in, 3));
+                     "%s: output has %d channels, image %d", op, tff_dim(out, 3), tff_dim(in, 3));
   return kTfLiteOk;
+}
+
+static TfLiteStatus prepare_v2(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  TF_LITE_ENSURE(ctx, d != NULL);
+  d->align_corners = 1;
+  return prepare_common(ctx, node, OP);
+}
+
+static TfLiteStatus prepare_v1(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  TF_LITE_ENSURE(ctx, d != NULL);
+  d->align_corners = 0;
+  tff_flex opts, mode;
+  TF_LITE_ENSURE_OK(ctx, tff_mp_flex_options(ctx, node, OP_V1, &opts));
+  if (tff_flex_get(&opts, "mode", &mode)) {
+    const char* s;
+    size_t len;
+    TF_LITE_ENSURE_MSG(ctx,
+                       tff_flex_string(&mode, &s, &len) && len == 8 && !memcmp(s, "bilinear", 8),
+                       OP_V1 ": only mode \"bilinear\" is supported");
+  }
+  return prepare_common(ctx, node, OP_V1);
 }
 
 /* Image value at (row, col), 0 outside. */
@@ -54,8 +87,10 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const int h = tff_dim(in, 1), w = tff_dim(in, 2), ch = tff_dim(in, 3);
   const int oh = tff_dim(out, 1), ow = tff_dim(out, 2);
   float xs[4] = {m[0], m[1], m[2], m[3]}, ys[4] = {m[4], m[5], m[6], m[7]};
-  xs[3] += xs[0] * 0.5 + xs[1] * 0.5 - 0.5;
-  ys[3] += ys[0] * 0.5 + ys[1] * 0.5 - 0.5;
+  if (((const OpData*)node->user_data)->align_corners) {
+    xs[3] += xs[0] * 0.5 + xs[1] * 0.5 - 0.5;
+    ys[3] += ys[0] * 0.5 + ys[1] * 0.5 - 0.5;
+  }
   for (int oy = 0; oy < oh; ++oy) {
     for (int ox = 0; ox < ow; ++ox) {
       const float fx = (float)ox, fy = (float)oy;
@@ -84,8 +119,12 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_transform_tensor_v1, OP_V1, init, prepare_v1, invoke)
+
 const TfLiteRegistration* tff_register_mp_transform_tensor_bilinear(void) {
-  static const TfLiteRegistration r = {.prepare = prepare,
+  static const TfLiteRegistration r = {.init = init,
+                                       .free = tff_free_user_data,
+                                       .prepare = prepare_v2,
                                        .invoke = invoke,
                                        .builtin_code = kTfLiteBuiltinCustom,
                                        .custom_name = OP,
