@@ -2,8 +2,10 @@
 """The one C/Python boundary: owns the C interpreter, turns tff_status into
 Python exceptions in one place (_raise), and runs invoke without the GIL.
 
-No numpy C API is used (tensors move through the buffer protocol), so one
-build works with numpy 1.x and 2.x.
+No numpy headers are used, so one build works with numpy 1.x and 2.x and
+ARM cross-builds need no target numpy: tensors move through the buffer
+protocol, except on the lean round trip (below), which reads the few parts of
+numpy's C ABI that both major versions freeze, each checked at load.
 """
 from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
@@ -37,31 +39,116 @@ cdef char _SET_FORMAT[_NTYPES]
 cdef object _ndarray = None
 cdef object _empty = None
 cdef size_t _ITEMSIZE[_NTYPES]  # bytes per element of _COPY_DTYPES[type]
-# Whether a fresh C-contiguous array's data pointer is the word after its
-# PyObject header (numpy's PyArrayObject layout, unchanged from 1.x to 2.x and
-# what PyArray_DATA reads). Probed once at load; get_tensor then skips a
-# buffer export per call, and falls back to one when the probe failed.
-cdef bint _DATA_AFTER_HEAD = False
+
+# The lean round trip (issue 3: tiny models are bound by set_tensor/get_tensor,
+# where np.empty and a buffer export cost more than invoke) reads numpy's C ABI
+# directly, without numpy's headers. Used are only parts numpy keeps
+# ABI-stable from 1.x to 2.x: the PyArrayObject prefix that PyArray_DATA/NDIM/
+# DIMS/FLAGS/DESCR read, the PyArray_Descr prefix up to type_num, and slot 94
+# of the _ARRAY_API capsule (PyArray_NewFromDescr). _probe_np_abi checks each
+# against numpy's Python-level view at load; any disagreement turns the fast
+# paths off (_NP_ABI = False) and the buffer protocol does everything.
+cdef extern from *:
+    """
+    typedef struct {
+      PyObject_HEAD
+      PyTypeObject* typeobj;
+      char kind, type, byteorder, flags_v1;
+      int type_num;
+    } tff_np_descr;
+    typedef struct {
+      PyObject_HEAD
+      char* data;
+      int nd;
+      Py_ssize_t* dims;
+      Py_ssize_t* strides;
+      PyObject* base;
+      tff_np_descr* descr;
+      int flags;
+    } tff_np_array;
+    typedef PyObject* (*tff_np_new_fn)(PyObject* subtype, PyObject* descr, int nd,
+                                       const Py_ssize_t* dims, const Py_ssize_t* strides,
+                                       void* data, int flags, PyObject* obj);
+    #define TFF_NP_C_CONTIGUOUS 0x0001
+    #define TFF_NP_SLOT_NEW_FROM_DESCR 94
+    """
+    ctypedef struct tff_np_descr:
+        char byteorder
+        int type_num
+    ctypedef struct tff_np_array:
+        char* data
+        int nd
+        Py_ssize_t* dims
+        tff_np_descr* descr
+        int flags
+    # Returns a new reference (NULL with an exception set); steals the descr.
+    ctypedef object (*tff_np_new_fn)(PyObject*, PyObject*, int, const Py_ssize_t*,
+                                     const Py_ssize_t*, void*, int, PyObject*)
+    int TFF_NP_C_CONTIGUOUS
+    int TFF_NP_SLOT_NEW_FROM_DESCR
+
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_GetName
+
+cdef bint _NP_ABI = False
+cdef tff_np_new_fn _np_new = NULL
+cdef int _NP_TYPENUM[_NTYPES]  # dtype.num of _COPY_DTYPES[type], -1: none
+cdef enum:
+    _FAST_RANK = 16  # deeper tensors take the general path
 
 
-cdef char* _array_data(object a):
-    return (<char**>(<char*><PyObject*>a + sizeof(PyObject)))[0]
+def _np_abi_in_use():
+    """Whether the lean round trip reads numpy's C ABI (False: the probe
+    disagreed or no interpreter has loaded numpy yet)."""
+    return _NP_ABI
 
 
-cdef bint _probe_data_layout(object numpy) except -1:
-    cdef Py_buffer view
-    for n in (1, 7, 4096):
-        a = numpy.empty((n,), numpy.uint8)
-        PyObject_GetBuffer(a, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
-        same = view.buf == <void*>_array_data(a)
-        PyBuffer_Release(&view)
-        if not same:
+cdef bint _np_native(tff_np_descr* d):
+    # '=' native, '|' not applicable (1-byte types); '<'/'>' only when swapped
+    # or spelled out, which the general path sorts out.
+    return d.byteorder == b'=' or d.byteorder == b'|'
+
+
+cdef bint _probe_np_abi(object numpy) except -1:
+    """Whether the declarations above match this numpy, checked on live arrays."""
+    global _np_new
+    if int(numpy.__version__.split(".")[0]) >= 2:
+        from numpy._core import _multiarray_umath as m
+    else:
+        from numpy.core import _multiarray_umath as m
+    capsule = getattr(m, "_ARRAY_API", None)
+    if capsule is None:
+        return False
+    cdef void** api = <void**>PyCapsule_GetPointer(capsule, PyCapsule_GetName(capsule))
+    if api == NULL:
+        return False
+    _np_new = <tff_np_new_fn>api[TFF_NP_SLOT_NEW_FROM_DESCR]
+    cdef tff_np_array* a
+    cdef Py_ssize_t dims[3]
+    cdef int i
+    for shape, dt, order in (((3, 5), "float32", "C"), ((7,), "int8", "C"), ((2, 3), "int16", "F"),
+                             ((), "float64", "C"), ((4,), ">i4", "C")):
+        x = numpy.empty(shape, dtype=dt, order=order)
+        a = <tff_np_array*>x
+        if (a.nd != x.ndim or tuple(a.dims[i] for i in range(a.nd)) != x.shape
+                or a.descr.type_num != x.dtype.num
+                or bool(a.flags & TFF_NP_C_CONTIGUOUS) != x.flags.c_contiguous
+                or _np_native(a.descr) != x.dtype.isnative
+                or <size_t>a.data != x.__array_interface__["data"][0]):
             return False
+        if order == "C" and x.dtype.isnative:
+            for i in range(a.nd):
+                dims[i] = a.dims[i]
+            dtype = x.dtype
+            Py_INCREF(dtype)  # NewFromDescr steals a reference
+            y = _np_new(<PyObject*>numpy.ndarray, <PyObject*>dtype, a.nd, dims, NULL, NULL, 0, NULL)
+            if type(y) is not numpy.ndarray or y.shape != x.shape or y.dtype != x.dtype \
+                    or not y.flags.c_contiguous or not y.flags.writeable:
+                return False
     return True
 
 
 cdef _load_numpy():
-    global np, _NP_TYPES, _TYPE_NAMES, _ndarray, _empty, _DATA_AFTER_HEAD
+    global np, _NP_TYPES, _TYPE_NAMES, _ndarray, _empty, _NP_ABI
     import numpy
     # Packed/opaque types map to their storage type or object.
     _NP_TYPES = {
@@ -76,20 +163,25 @@ cdef _load_numpy():
     for ti in range(_NTYPES):
         _SET_FORMAT[ti] = 0
         _ITEMSIZE[ti] = 0
+        _NP_TYPENUM[ti] = -1
     for ti, t in _NP_TYPES.items():
         if t is not None and t is not numpy.object_ and t is not numpy.bytes_:
             dt = numpy.dtype(t)
             _COPY_DTYPES[ti] = dt
             _ITEMSIZE[ti] = dt.itemsize
+            _NP_TYPENUM[ti] = dt.num
             if dt.kind in "biuf":
                 _SET_FORMAT[ti] = ord(dt.char)
             if ti < 18:  # the real types, not the packed ones sharing a dtype
                 _TYPE_NAMES[dt] = _s(TfLiteTypeGetName(ti))
     _ndarray = numpy.ndarray
     _empty = numpy.empty
-    _DATA_AFTER_HEAD = _probe_data_layout(numpy)
+    _NP_ABI = _probe_np_abi(numpy)
     np = numpy
 
+
+_BUSY = ("Interpreter is in use by another thread (invoke() or a call that changes it is "
+         "running there); an interpreter serves one thread at a time: create one per thread")
 
 _HELD_VIEW = ("There is at least 1 reference to internal data\n"
               "      in the interpreter in the form of a numpy array or slice. Be sure to\n"
@@ -157,6 +249,17 @@ cdef object _copy_out(TfLiteTensor* t, int idx):
         raise ValueError("Cannot read tensor %d of type %s" % (idx, _s(TfLiteTypeGetName(t.type))))
     cdef int rank = t.dims.size if t.dims != NULL else 0
     cdef int i
+    cdef size_t nbytes = _ITEMSIZE[t.type]
+    cdef Py_ssize_t dims[_FAST_RANK]
+    if _NP_ABI and rank <= _FAST_RANK:
+        for i in range(rank):
+            dims[i] = t.dims.data[i]
+            nbytes *= <size_t>t.dims.data[i]
+        if nbytes == t.bytes:
+            Py_INCREF(dt)  # NewFromDescr steals a reference
+            out = _np_new(<PyObject*>_ndarray, <PyObject*>dt, rank, dims, NULL, NULL, 0, NULL)
+            memcpy((<tff_np_array*>out).data, t.data.raw, t.bytes)
+            return out
     cdef object d  # an object: SET_ITEM steals the reference INCREF adds
     shape = PyTuple_New(rank)
     for i in range(rank):
@@ -164,12 +267,6 @@ cdef object _copy_out(TfLiteTensor* t, int idx):
         Py_INCREF(d)
         PyTuple_SET_ITEM(shape, i, d)
     out = _empty(shape, dt)
-    cdef size_t nbytes = _ITEMSIZE[t.type]
-    for i in range(rank):
-        nbytes *= <size_t>t.dims.data[i]
-    if _DATA_AFTER_HEAD and nbytes == t.bytes:
-        memcpy(_array_data(out), t.data.raw, t.bytes)
-        return out
     cdef Py_buffer view
     PyObject_GetBuffer(out, &view, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE)
     try:
@@ -303,6 +400,7 @@ cdef class Interpreter:
     def _close(self):
         """Destroys the C interpreter now (the facade's __del__: before its delegates go)."""
         if self.it != NULL:
+            self._claim()
             tff_interpreter_destroy(self.it)
             self.it = NULL
 
@@ -312,6 +410,20 @@ cdef class Interpreter:
     cdef _check_safe(self):
         if self._exports > 0:
             raise RuntimeError(_HELD_VIEW)
+
+    # One thread at a time (tff_interpreter_claim): invoke and every call that
+    # changes the interpreter claim it; tensor reads and writes only check,
+    # with no Python code between the check and the copy, so under the GIL
+    # they cannot overlap an invoke that another thread claims meanwhile.
+    cdef int _claim(self) except -1:
+        if not tff_interpreter_claim(self.it):
+            raise RuntimeError(_BUSY)
+        return 0
+
+    cdef int _check_idle(self) except -1:
+        if tff_interpreter_busy(self.it):
+            raise RuntimeError(_BUSY)
+        return 0
 
     cdef int _sg(self, int subgraph) except -1:
         if self.it == NULL:
@@ -324,6 +436,7 @@ cdef class Interpreter:
 
     cdef TfLiteTensor* _tensor(self, int index, int subgraph) except NULL:
         cdef TfLiteContext* ctx = tff_interpreter_context(self.it, self._sg(subgraph))
+        self._check_idle()
         if index < 0 or <size_t>index >= ctx.tensors_size:
             raise ValueError("Invalid tensor index %d exceeds max tensor index %d" % (index, ctx.tensors_size))
         return &ctx.tensors[index]
@@ -343,9 +456,15 @@ cdef class Interpreter:
 
     def _allocate(self, int subgraph=0):
         self._check_safe()
-        cdef tff_status st = tff_interpreter_allocate(self.it, self._sg(subgraph))
-        if st != TFF_OK:
-            self._fail(st)
+        cdef int sg = self._sg(subgraph)
+        cdef tff_status st
+        self._claim()
+        try:
+            st = tff_interpreter_allocate(self.it, sg)
+            if st != TFF_OK:
+                self._fail(st)
+        finally:
+            tff_interpreter_release(self.it)
 
     def _is_allocated(self, int subgraph=0):
         return bool(tff_interpreter_is_allocated(self.it, self._sg(subgraph)))
@@ -354,10 +473,14 @@ cdef class Interpreter:
         self._check_safe()
         cdef int sg = self._sg(subgraph_index)
         cdef tff_status st
+        self._claim()
         with nogil:
             st = tff_interpreter_invoke(self.it, sg)
         if st != TFF_OK:
-            self._fail(st)
+            msg = _s(tff_interpreter_error(self.it))  # before another thread may claim
+        tff_interpreter_release(self.it)
+        if st != TFF_OK:
+            _raise(st, msg)
 
     def _resize_input(self, int index, dims, bint strict, int subgraph=0):
         self._check_safe()
@@ -369,15 +492,22 @@ cdef class Interpreter:
         try:
             for i in range(rank):
                 d[i] = dims[i]
-            st = tff_interpreter_resize_input(self.it, subgraph, index, d, rank, strict)
+            self._claim()
+            try:
+                st = tff_interpreter_resize_input(self.it, subgraph, index, d, rank, strict)
+                if st != TFF_OK:
+                    _raise(TFF_STATUS_PREPARE_FAILED if st == TFF_STATUS_INVALID_ARGUMENT else st,
+                           _s(tff_interpreter_error(self.it)))
+            finally:
+                tff_interpreter_release(self.it)
         finally:
             free(d)
-        if st != TFF_OK:
-            _raise(TFF_STATUS_PREPARE_FAILED if st == TFF_STATUS_INVALID_ARGUMENT else st,
-                   _s(tff_interpreter_error(self.it)))
 
     def _reset_variables(self):
+        self._sg(0)
+        self._claim()
         tff_interpreter_reset_variables(self.it)
+        tff_interpreter_release(self.it)
 
     # ---- tensors ----
     def _tensor_info(self, int index, int subgraph=0):
@@ -414,6 +544,23 @@ cdef class Interpreter:
         if (t.data.raw == NULL or t.allocation_type == kTfLiteMmapRo or t.dims == NULL
                 or t.type < 0 or t.type >= _NTYPES or _SET_FORMAT[t.type] == 0):
             return 0
+        cdef tff_np_array* a
+        cdef int i
+        cdef size_t nbytes
+        if _NP_ABI:
+            a = <tff_np_array*>value
+            if (a.descr.type_num != _NP_TYPENUM[t.type] or not _np_native(a.descr)
+                    or not (a.flags & TFF_NP_C_CONTIGUOUS) or a.nd != t.dims.size):
+                return 0
+            nbytes = _ITEMSIZE[t.type]
+            for i in range(a.nd):
+                if a.dims[i] != t.dims.data[i]:
+                    return 0
+                nbytes *= <size_t>a.dims[i]
+            if nbytes != t.bytes:
+                return 0
+            memcpy(t.data.raw, a.data, t.bytes)
+            return 1
         cdef Py_buffer view
         try:
             PyObject_GetBuffer(value, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
@@ -422,7 +569,6 @@ cdef class Interpreter:
         cdef bint ok = (view.format != NULL and view.format[0] == _SET_FORMAT[t.type]
                         and view.format[1] == 0 and view.ndim == t.dims.size
                         and <size_t>view.len == t.bytes)
-        cdef int i
         if ok:
             for i in range(view.ndim):
                 if view.shape[i] != t.dims.data[i]:
@@ -557,12 +703,21 @@ cdef class Interpreter:
 
     def _apply_delegate(self, size_t ptr, bint greedy=True, bint fuse=True):
         """ModifyGraphWithDelegate on every subgraph (ptr: a TfLiteDelegate*)."""
-        cdef tff_status st = tff_interpreter_apply_delegate(self.it, <void*>ptr, greedy, fuse)
-        if st != TFF_OK:
-            self._fail(st)
+        self._sg(0)
+        cdef tff_status st
+        self._claim()
+        try:
+            st = tff_interpreter_apply_delegate(self.it, <void*>ptr, greedy, fuse)
+            if st != TFF_OK:
+                self._fail(st)
+        finally:
+            tff_interpreter_release(self.it)
 
     def _set_profiling(self, bint on):
+        self._sg(0)
+        self._claim()
         cdef tff_status st = tff_interpreter_set_profiling(self.it, on)
+        tff_interpreter_release(self.it)
         if st != TFF_OK:
             _raise(st, "out of memory")
 

@@ -412,6 +412,28 @@ def test_set_tensor_accepts_noncontiguous_and_any_tensor():
     np.testing.assert_allclose(it.get_tensor(3), expected(X), rtol=1e-6)
 
 
+@pytest.mark.skipif(IS_LITERT, reason="tflite_fast internals")
+def test_lean_round_trip_reads_numpy_abi_and_falls_back():
+    """set_tensor/get_tensor read numpy's C ABI directly once the load-time probe
+    agreed (with numpy 1.x and 2.x alike: CI runs both); arrays the fast path does
+    not take (Fortran order, byte-swapped, other dtypes) behave as before."""
+    from tflite_fast import _core
+
+    it = ready()
+    assert _core._np_abi_in_use()
+    it.set_tensor(0, X)
+    got = it.get_tensor(0)
+    assert got.flags.c_contiguous and got.flags.writeable and got.flags.owndata
+    np.testing.assert_array_equal(got, X)
+    it.set_tensor(0, np.asfortranarray(X + 1))
+    np.testing.assert_array_equal(it.get_tensor(0), X + 1)
+    with pytest.raises(ValueError, match="Got value of type"):
+        it.set_tensor(0, X.astype(">f4"))
+    with pytest.raises(ValueError, match="Got value of type INT32"):
+        it.set_tensor(0, X.astype(np.int32))
+    assert it.get_tensor(0) is not it.get_tensor(0)
+
+
 # --- resize_tensor_input ------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@
 #ifndef TFLITE_FAST_RUNTIME_GRAPH_H_
 #define TFLITE_FAST_RUNTIME_GRAPH_H_
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,7 @@ struct tff_interpreter {
   tff_subgraph* sgs;
   struct tff_resources* resources;
   struct tff_threadpool* pool; /* num_threads - 1 workers, created at first use */
+  atomic_int claimed;          /* tff_interpreter_claim */
   char err[8192];
   size_t err_len;
 };

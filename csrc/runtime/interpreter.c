@@ -385,6 +385,7 @@ tff_status tff_interpreter_create(const uint8_t* buf, size_t size, int numerics,
   *out = NULL;
   tff_interpreter* it = (tff_interpreter*)calloc(1, sizeof(*it));
   if (it == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  atomic_init(&it->claimed, 0);
   it->numerics = numerics;
   it->num_threads = num_threads;
   it->preserve_all_tensors = preserve_all_tensors;
@@ -804,6 +805,20 @@ tff_status tff_interpreter_invoke(tff_interpreter* it, int s) {
   const tff_status st = invoke_subgraph(&it->sgs[s]);
   if (st == TFF_OK) tff_delegation_read_outputs(&it->sgs[s]);
   return st;
+}
+
+int tff_interpreter_claim(tff_interpreter* it) {
+  int idle = 0;
+  return atomic_compare_exchange_strong_explicit(&it->claimed, &idle, 1, memory_order_acquire,
+                                                 memory_order_relaxed);
+}
+
+void tff_interpreter_release(tff_interpreter* it) {
+  atomic_store_explicit(&it->claimed, 0, memory_order_release);
+}
+
+int tff_interpreter_busy(const tff_interpreter* it) {
+  return atomic_load_explicit(&((tff_interpreter*)it)->claimed, memory_order_acquire);
 }
 
 /* ---- subgraph.h: the runtime as control-flow kernels see it ---- */

@@ -39,6 +39,15 @@ void tff_interpreter_destroy(tff_interpreter* it);
 int tff_interpreter_register_custom(tff_interpreter* it, const char* name,
                                     const TfLiteRegistration* reg);
 
+/* One thread at a time. invoke runs without the GIL, so the caller claims
+ * the interpreter around it and around every call that changes its state
+ * (allocate, resize, delegates, ...); a second thread finds it claimed and
+ * gets an error instead of racing. Readers only check tff_interpreter_busy.
+ * claim returns 1 when claimed, 0 when another caller holds it. */
+int tff_interpreter_claim(tff_interpreter* it);
+void tff_interpreter_release(tff_interpreter* it);
+int tff_interpreter_busy(const tff_interpreter* it);
+
 /* Messages reported since the last API call that failed (NUL-terminated). */
 const char* tff_interpreter_error(const tff_interpreter* it);
 
