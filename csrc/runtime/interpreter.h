@@ -57,6 +57,15 @@ const TfLiteIntArray* tff_subgraph_execution_plan(tff_interpreter* it, int subgr
 /* Prepare every node, plan and allocate the arena. Idempotent. */
 tff_status tff_interpreter_allocate(tff_interpreter* it, int subgraph);
 int tff_interpreter_is_allocated(tff_interpreter* it, int subgraph);
+/* One caller at a time per interpreter: enter returns 1 and marks the
+ * interpreter busy, or returns 0 when another thread has it (an atomic
+ * test-and-set, so it holds without the GIL: invoke runs without it, and
+ * free-threaded Python has none). leave clears the mark. The boundary wraps
+ * invoke, allocate, resize, delegate application and profiling switches in
+ * them: a second thread is refused instead of racing over the arena. */
+int tff_interpreter_enter(tff_interpreter* it);
+void tff_interpreter_leave(tff_interpreter* it);
+
 /* Runs every step; call without the GIL. */
 tff_status tff_interpreter_invoke(tff_interpreter* it, int subgraph);
 
