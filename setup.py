@@ -66,8 +66,9 @@ ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")
 # MSVC: C11 with its atomics (the thread pool; VS 2022 17.5+), no FMA
 # contraction (/fp:precise does not contract since VS 2022), and /arch for the
 # ISA files (intrinsics need no flag; SSE4.1 has none to give). Only the x86
-# ISAs: Windows wheels are AMD64 only.
-MSVC_FLAGS = ["/std:c11", "/experimental:c11atomics", "/O2", "/fp:precise", "/W3"]
+# ISAs: Windows wheels are AMD64 only. /wd4068: the kernels' `GCC unroll`
+# pragmas are hints MSVC does not know.
+MSVC_FLAGS = ["/std:c11", "/experimental:c11atomics", "/O2", "/fp:precise", "/W3", "/wd4068"]
 MSVC_ISA_FLAGS = {"sse41": [], "avx2": ["/arch:AVX2"], "avx512vnni": ["/arch:AVX512"]}
 
 

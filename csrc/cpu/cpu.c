@@ -54,7 +54,7 @@ static int cpuid(unsigned leaf, unsigned sub, unsigned* a, unsigned* b, unsigned
   *a = (unsigned)r[0], *b = (unsigned)r[1], *c = (unsigned)r[2], *d = (unsigned)r[3];
   return 1;
 #else
-  if (__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf) return 0;
+  if ((unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf) return 0; /* int in clang */
   __cpuid_count(leaf, sub, *a, *b, *c, *d);
   return 1;
 #endif
