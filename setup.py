@@ -6,6 +6,8 @@ tflite_fast._core. Switches (environment):
   TFF_SANITIZE=1  ASan + UBSan, -fno-sanitize-recover
   TFF_NO_SIMD=1   scalar kernels only
 
+MSVC (Windows) gets the equivalent flags of its own (MSVC_FLAGS, MSVC_ISA_FLAGS).
+
 Per-ISA flags (XNNPACK's rule): a file whose name has an ISA token among its
 '-'-separated parts (e.g. qs8-gemm-4x16c4-minmax-fp32-avx512vnni.c) is
 compiled with that ISA's flags only, and only for a target that has the ISA;
@@ -51,7 +53,7 @@ if PLATFORM.endswith(("x86_64", "amd64", "i686")):
         "avx2": ["-mavx2", "-mfma"],
         "avx512vnni": ["-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-mavx512vnni"],
     }
-elif PLATFORM.endswith("aarch64"):
+elif PLATFORM.endswith(("aarch64", "arm64")):  # Linux; macOS and Windows say arm64
     ISA_FLAGS = {"neon": [], "neondot": ["-march=armv8.2-a+dotprod"]}
 elif PLATFORM.endswith(("armv7l", "armv8l")):
     ISA_FLAGS = {"neon": ["-mfpu=neon"]}
@@ -60,6 +62,14 @@ else:
 if os.environ.get("TFF_NO_SIMD") == "1":
     ISA_FLAGS = {}
 ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")
+
+# MSVC: C11 with its atomics (the thread pool; VS 2022 17.5+), no FMA
+# contraction (/fp:precise does not contract since VS 2022), and /arch for the
+# ISA files (intrinsics need no flag; SSE4.1 has none to give). Only the x86
+# ISAs: Windows wheels are AMD64 only. /wd4068: the kernels' `GCC unroll`
+# pragmas are hints MSVC does not know.
+MSVC_FLAGS = ["/std:c11", "/experimental:c11atomics", "/O2", "/fp:precise", "/W3", "/wd4068"]
+MSVC_ISA_FLAGS = {"sse41": [], "avx2": ["/arch:AVX2"], "avx512vnni": ["/arch:AVX512"]}
 
 
 def isa_of(path):
@@ -93,19 +103,28 @@ class BuildExtPerIsa(build_ext):
     """Compiles each ISA's kernel files with that ISA's flags only."""
 
     def build_extension(self, ext):
+        isa_flags = ISA_FLAGS
         jobs = int(os.environ.get("TFF_BUILD_JOBS", os.cpu_count() or 1))
+        if self.compiler.compiler_type == "msvc":
+            isa_flags = {isa: MSVC_ISA_FLAGS[isa] for isa in ISA_FLAGS if isa in MSVC_ISA_FLAGS}
+            ext.extra_compile_args = MSVC_FLAGS
+            ext.extra_link_args = []
+            jobs = 1  # MSVCCompiler.compile initializes itself on first use: not thread-safe
         self.compiler.compile = parallel_compile(self.compiler.compile, jobs)
-        macros = [("TFF_BUILD_" + isa.upper(), "1") for isa in ISA_FLAGS]
+        macros = [("TFF_BUILD_" + isa.upper(), "1") for isa in isa_flags]
         ext.define_macros = list(ext.define_macros or []) + macros
         plain, objects = [], []
         by_isa = {}
         for src in ext.sources:
             isa = isa_of(src) if src.endswith(".c") else None
-            (by_isa.setdefault(isa, []) if isa else plain).append(src)
+            if isa is None:
+                plain.append(src)
+            elif isa in isa_flags:
+                by_isa.setdefault(isa, []).append(src)
         for isa, srcs in sorted(by_isa.items()):
             objects += self.compiler.compile(
                 srcs, output_dir=self.build_temp, macros=ext.define_macros,
-                include_dirs=ext.include_dirs, extra_postargs=ext.extra_compile_args + ISA_FLAGS[isa],
+                include_dirs=ext.include_dirs, extra_postargs=ext.extra_compile_args + isa_flags[isa],
                 depends=ext.depends)
         ext.sources = plain
         ext.extra_objects = list(ext.extra_objects or []) + objects
@@ -129,9 +148,9 @@ try:
     import Cython  # noqa: F401
 except ImportError:
     if not os.path.exists(os.path.join(HERE, "src", "_core.c")):
-        sys.exit("setup.py: Cython>=3.0 is required to build from source "
+        sys.exit("setup.py: Cython>=3.1 is required to build from source "
                  "(pip install . installs it; a direct setup.py call needs "
-                 "pip install 'Cython>=3.0')")
+                 "pip install 'Cython>=3.1')")
 
 ext = Extension(
     "tflite_fast._core",
@@ -139,12 +158,15 @@ ext = Extension(
     include_dirs=["csrc/include", "csrc/runtime", "csrc/ops", "csrc"],
     extra_compile_args=CFLAGS,
     extra_link_args=LDFLAGS,
-    libraries=["m"],
+    libraries=[] if sys.platform == "win32" else ["m"],  # the C runtime has the math there
     # Headers and kernel bodies: any change rebuilds (setuptools tracks only .c files).
     depends=sorted(glob.glob("csrc/**/*.h", recursive=True)),
 )
 
-setup(
-    ext_modules=[ext],
-    cmdclass={"build_py": BuildPyWithHeaders, "build_ext": BuildExtPerIsa},
-)
+# Run as a script by pip/setuptools and `python setup.py`; imported (runpy,
+# another run_name) by wheels/compile_check.py for the flags and sources.
+if __name__ == "__main__":
+    setup(
+        ext_modules=[ext],
+        cmdclass={"build_py": BuildPyWithHeaders, "build_ext": BuildExtPerIsa},
+    )

@@ -1,4 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible=True
 """The one C/Python boundary: owns the C interpreter, turns tff_status into
 Python exceptions in one place (_raise), and runs invoke without the GIL.
 
@@ -6,7 +7,16 @@ No numpy headers are used, so one build works with numpy 1.x and 2.x and
 ARM cross-builds need no target numpy: tensors move through the buffer
 protocol, except on the lean round trip (below), which reads the few parts of
 numpy's C ABI that both major versions freeze, each checked at load.
+
+Free-threaded Python (3.13t/3.14t): the module declares it needs no GIL.
+What the GIL used to serialize is guarded explicitly: the lazy numpy set-up
+runs once under _NP_LOCK; one interpreter admits one caller at a time
+(tff_interpreter_claim, an atomic compare-and-swap in C); held tensor() views
+are counted under the interpreter's critical section, the same one that
+covers the check-then-move of allocate and resize. Everything else
+module-level is written once at import.
 """
+cimport cython
 from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.object cimport PyObject
@@ -25,6 +35,7 @@ NUMERICS_REF = TFF_NUMERICS_REF
 # the bulk of `import tflite_fast.interpreter` (issue 3: <= 20 ms), and every
 # use below is a method of an interpreter.
 cdef object np = None
+cdef cython.pymutex _NP_LOCK  # _load_numpy runs once, whichever thread comes first
 cdef dict _NP_TYPES = None   # TfLiteType -> numpy type (api.md §1.5)
 cdef dict _TYPE_NAMES = None  # numpy dtype -> TfLiteType name, for set_tensor's message
 
@@ -147,6 +158,14 @@ cdef bint _probe_np_abi(object numpy) except -1:
     return True
 
 
+cdef _ensure_numpy():
+    """The lock, not a bare `np is None` test: a thread that sees np set must
+    also see every table _load_numpy filled (the lock orders the memory)."""
+    with _NP_LOCK:
+        if np is None:
+            _load_numpy()
+
+
 cdef _load_numpy():
     global np, _NP_TYPES, _TYPE_NAMES, _ndarray, _empty, _NP_ABI
     import numpy
@@ -191,8 +210,7 @@ _HELD_VIEW = ("There is at least 1 reference to internal data\n"
 
 def np_type(int ttype):
     """The numpy type of a TfLiteType (None for NOTYPE and unknown codes)."""
-    if np is None:
-        _load_numpy()
+    _ensure_numpy()
     return _NP_TYPES.get(ttype)
 
 cdef str _s(const char* c):
@@ -348,10 +366,12 @@ cdef class TensorBuffer:
         view.strides = NULL
         view.suboffsets = NULL
         view.internal = NULL
-        self.owner._exports += 1
+        with cython.critical_section(self.owner):
+            self.owner._exports += 1
 
     def __releasebuffer__(self, Py_buffer* view):
-        self.owner._exports -= 1
+        with cython.critical_section(self.owner):
+            self.owner._exports -= 1
 
 
 cdef class Interpreter:
@@ -370,8 +390,7 @@ cdef class Interpreter:
 
     def _open_file(self, path, int numerics, int num_threads, bint preserve):
         self._check_unopened()
-        if np is None:
-            _load_numpy()
+        _ensure_numpy()
         cdef bytes p = path.encode("utf-8") if isinstance(path, str) else bytes(path)
         cdef char err[4096]
         err[0] = 0
@@ -382,8 +401,7 @@ cdef class Interpreter:
 
     def _open_bytes(self, bytes content, int numerics, int num_threads, bint preserve):
         self._check_unopened()
-        if np is None:
-            _load_numpy()
+        _ensure_numpy()
         cdef char err[4096]
         err[0] = 0
         self.model_bytes = content
@@ -454,6 +472,7 @@ cdef class Interpreter:
     def _outputs(self, int subgraph=0):
         return [int(x) for x in _int_array(tff_subgraph_outputs(self.it, self._sg(subgraph)))]
 
+    @cython.critical_section
     def _allocate(self, int subgraph=0):
         self._check_safe()
         cdef int sg = self._sg(subgraph)
@@ -482,6 +501,7 @@ cdef class Interpreter:
         if st != TFF_OK:
             _raise(st, msg)
 
+    @cython.critical_section
     def _resize_input(self, int index, dims, bint strict, int subgraph=0):
         self._check_safe()
         self._sg(subgraph)
@@ -931,8 +951,7 @@ cdef TfLiteStatus _pyd_prepare(TfLiteContext* ctx, TfLiteDelegate* d) noexcept w
     cdef TfLiteRegistration r
     cdef TfLiteStatus st
     try:
-        if np is None:
-            _load_numpy()
+        _ensure_numpy()
         if ctx.GetExecutionPlan(ctx, &plan) != kTfLiteOk:
             return kTfLiteError
         records = {}

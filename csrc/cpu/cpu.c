@@ -4,9 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #define TFF_X86 1
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <immintrin.h>
+#include <intrin.h>
+#else
 #include <cpuid.h>
+#endif
+#elif defined(__APPLE__) && defined(__aarch64__)
+#define TFF_ARM 1
+#include <sys/sysctl.h>
 #elif defined(__aarch64__) || defined(__arm__)
 #define TFF_ARM 1
 #include <sys/auxv.h>
@@ -35,29 +43,62 @@ static uint32_t compiled_mask(void) {
 }
 
 #if TFF_X86
+/* CPUID leaf/subleaf into a, b, c, d: MSVC's intrinsic or GCC/Clang's
+ * <cpuid.h>; returns 0 when the leaf is beyond the CPU's maximum. */
+static int cpuid(unsigned leaf, unsigned sub, unsigned* a, unsigned* b, unsigned* c, unsigned* d) {
+#if defined(_MSC_VER) && !defined(__clang__)
+  int r[4];
+  __cpuid(r, (int)(leaf & 0x80000000u));
+  if ((unsigned)r[0] < leaf) return 0;
+  __cpuidex(r, (int)leaf, (int)sub);
+  *a = (unsigned)r[0], *b = (unsigned)r[1], *c = (unsigned)r[2], *d = (unsigned)r[3];
+  return 1;
+#else
+  if ((unsigned)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf) return 0; /* int in clang */
+  __cpuid_count(leaf, sub, *a, *b, *c, *d);
+  return 1;
+#endif
+}
+
+/* XCR0: which register states the OS saves on a context switch. */
 static uint64_t xgetbv0(void) {
+#if defined(_MSC_VER) && !defined(__clang__)
+  return _xgetbv(0);
+#else
   uint32_t lo, hi;
   __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
   return ((uint64_t)hi << 32) | lo;
+#endif
 }
 
+/* macOS saves the ZMM state only after a thread's first AVX-512 instruction,
+ * so XCR0 can under-report AVX-512 there: detection stays conservative. */
 static uint32_t detect(void) {
   unsigned a, b, c, d;
   uint32_t m = 0;
-  if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+  if (!cpuid(1, 0, &a, &b, &c, &d)) return 0;
   const int sse41 = (c >> 19) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, fma = (c >> 12) & 1;
   if (sse41) m |= TFF_ISA_SSE41;
   if (!osxsave || !avx) return m;
   const uint64_t xcr0 = xgetbv0();
   const int ymm_os = (xcr0 & 0x6) == 0x6, zmm_os = (xcr0 & 0xe6) == 0xe6;
-  if (__get_cpuid_max(0, 0) < 7) return m;
-  __cpuid_count(7, 0, a, b, c, d);
+  if (!cpuid(7, 0, &a, &b, &c, &d)) return m;
   const int avx2 = (b >> 5) & 1;
   const int f = (b >> 16) & 1, dq = (b >> 17) & 1, bw = (b >> 30) & 1, vl = (b >> 31) & 1;
   const int vnni = (c >> 11) & 1;
   if (ymm_os && avx2 && fma) m |= TFF_ISA_AVX2;
   if (zmm_os && f && dq && bw && vl && vnni) m |= TFF_ISA_AVX512VNNI;
   return m;
+}
+#elif TFF_ARM && defined(__APPLE__)
+/* Apple silicon: every arm64 Mac has ASIMD and SDOT (M1 is ARMv8.5). The
+ * sysctl (macOS 12+) is asked anyway and wins when it answers; macOS 11 has
+ * no such name, and only M1 Macs ran it. */
+static uint32_t detect(void) {
+  int dot = 1;
+  size_t n = sizeof(dot);
+  if (sysctlbyname("hw.optional.arm.FEAT_DotProd", &dot, &n, NULL, 0) != 0) dot = 1;
+  return TFF_ISA_NEON | (dot ? TFF_ISA_NEONDOT : 0);
 }
 #elif TFF_ARM
 static uint32_t detect(void) {

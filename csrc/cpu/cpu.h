@@ -1,7 +1,8 @@
 /* ISA paths as a bitmask (ruy's Path): compiled ∧ detected ∧ not disabled.
  *
  * Detection runs once (tff_cpu_init, called at import): x86 by CPUID plus
- * XGETBV (the OS must save the YMM/ZMM state), ARM by getauxval(AT_HWCAP).
+ * XGETBV (the OS must save the YMM/ZMM state), ARM by getauxval(AT_HWCAP)
+ * (Linux) or sysctlbyname (macOS).
  * TFLITE_FAST_DISABLE_ISA="avx512vnni,avx2" (or "all") removes paths, so
  * every ISA level this CPU has can be tested against the scalar twins.
  * Kernels are chosen at prepare from tff_cpu_effective(), never in a loop. */

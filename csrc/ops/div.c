@@ -58,7 +58,7 @@ static inline int32_t rdbpot_x86(int32_t x, int e) {
  * reciprocal (recip, r). */
 static inline int32_t div_q(int32_t d1, int neg, int32_t recip, int r, const DivQ* p) {
   if (neg) d1 = -d1;
-  const int h = __builtin_clrsb(d1);
+  const int h = tff_clrsb32(d1);
   const int32_t q = tff_srdhm((int32_t)((uint32_t)d1 << h), recip);
   const int32_t v = (int32_t)((uint32_t)p->zo + (uint32_t)rdbpot_x86(tff_srdhm(q, p->m),
                                                                      h + r - p->e));

@@ -81,13 +81,13 @@ static inline int32_t tff_fp_log_ge1(int32_t x, int in_bits, int out_bits) {
                 alpha_f = 638450708;
   const int acc_bits = out_bits + 1;
   const int32_t shifted_quarter = tff_rdbpot(536870912, acc_bits);
-  const int za_h1 = x ? __builtin_clz((uint32_t)x) : 32;
+  const int za_h1 = x ? tff_clz32((uint32_t)x) : 32;
   const int32_t r_a_tmp = tff_fp_sat_shl(x, za_h1 - 1);
   const int32_t r_a = tff_fp_sat_shl(tff_srdhm(r_a_tmp, sqrt_half), 1);
   const int32_t za_adj =
       tff_fp_sat_add(tff_fp_sat_shl(in_bits - za_h1, 31 - acc_bits), shifted_quarter);
   const int32_t z_b = tff_srdhm(x, sqrt_half);
-  const int zb_h = (z_b ? __builtin_clz((uint32_t)z_b) : 32) - 1;
+  const int zb_h = (z_b ? tff_clz32((uint32_t)z_b) : 32) - 1;
   const int32_t r_b = tff_fp_sat_shl(x, zb_h);
   const int32_t zb_adj =
       tff_fp_sat_add(tff_fp_sat_shl(in_bits - zb_h, 31 - acc_bits), -(int64_t)shifted_quarter);
@@ -122,7 +122,7 @@ static inline void tff_fp_inv_sqrt(int32_t v, int32_t* mult, int* shift) {
     v /= 4;
     ++s;
   }
-  const int pairs = (__builtin_clz((uint32_t)v) - 1) / 2 - 1;
+  const int pairs = (tff_clz32((uint32_t)v) - 1) / 2 - 1;
   s -= pairs;
   v <<= 2 * pairs;
   const int32_t half_in = tff_rdbpot(v >> 1, 1), half_three = (1 << 28) + (1 << 27);

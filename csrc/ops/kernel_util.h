@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu/portable.h"
 #include "tflite_fast/builtin_op_data.h"
 #include "tflite_fast/common.h"
 

@@ -106,7 +106,10 @@ static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void*
  * channels (fewer than 4) in scalars. Each channel sees the same operations
  * in the same order as the scalar loop: max starts at -inf and takes a tap
  * only when it is greater (a NaN tap is skipped, as in TFLite's kernel);
- * average sums from 0 in tap order and divides by the in-image tap count. */
+ * average sums from 0 in tap order and divides by the in-image tap count.
+ * MSVC has no vector extensions: there every channel takes the scalar loop,
+ * which gives the same bits. */
+#if defined(__GNUC__)
 typedef float tff_v4f __attribute__((vector_size(16)));
 typedef int32_t tff_v4i __attribute__((vector_size(16)));
 
@@ -116,7 +119,7 @@ static inline tff_v4f tff_v4_select(tff_v4i m, tff_v4f a, tff_v4f b) {
 
 /* NV (1 or 4) vectors of channels at `image` (MAX and NV constants after
  * inlining, so acc stays in registers). */
-static inline __attribute__((always_inline)) void tff_pool_f32_vecs(
+static TFF_ALWAYS_INLINE void tff_pool_f32_vecs(
     const tff_pool_geom* g, const float* image, int y0, int y1, int x0, int x1, const int NV,
     const int MAX, float* out) {
   const float init = MAX ? -INFINITY : 0.0f;
@@ -144,6 +147,7 @@ static inline __attribute__((always_inline)) void tff_pool_f32_vecs(
   }
   memcpy(out, acc, (size_t)NV * sizeof(tff_v4f));
 }
+#endif
 
 static inline void tff_pool_f32_tail(const tff_pool_geom* g, const float* image, int y0, int y1,
                                      int x0, int x1, int n, int max, float* out) {
@@ -159,7 +163,7 @@ static inline void tff_pool_f32_tail(const tff_pool_geom* g, const float* image,
   }
 }
 
-static inline __attribute__((always_inline)) void tff_pool_f32_walk(const tff_pool_geom* g,
+static TFF_ALWAYS_INLINE void tff_pool_f32_walk(const tff_pool_geom* g,
                                                                     const float* in, float* out,
                                                                     const int MAX) {
   const size_t image = (size_t)g->in_h * g->in_w * g->channels;
@@ -170,10 +174,12 @@ static inline __attribute__((always_inline)) void tff_pool_f32_walk(const tff_po
       for (int ox = 0; ox < g->out_w; ++ox, out += g->channels) {
         tff_pool_span(ox, g->stride_w, g->pad_w, g->filter_w, g->in_w, &x0, &x1);
         int c = 0;
+#if defined(__GNUC__)
         for (; c + 16 <= g->channels; c += 16)
           tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 4, MAX, out + c);
         for (; c + 4 <= g->channels; c += 4)
           tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 1, MAX, out + c);
+#endif
         tff_pool_f32_tail(g, in + c, y0, y1, x0, x1, g->channels - c, MAX, out + c);
       }
     }

@@ -2,21 +2,18 @@
  * See interpreter.h for the API and DESIGN.md "Life of a model". */
 #include "interpreter.h"
 
-#include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../ops/mediapipe/mediapipe_ops.h"
 #include "../ops/ops.h"
 #include "delegate.h"
 #include "fuse.h"
 #include "graph.h"
+#include "platform.h"
 #include "subgraph.h"
 #include "threadpool_internal.h"
 #include "tflite_fast/builtin_ops.h"
@@ -372,7 +369,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->plan);
   TfLiteIntArrayFree(sg->inputs);
   TfLiteIntArrayFree(sg->outputs);
-  free(sg->arena);
+  tff_aligned_free(sg->arena);
   TfLiteIntArrayFree(sg->alias);
   free(sg->entries);
   free(sg->prof_ns);
@@ -421,27 +418,21 @@ tff_status tff_interpreter_create_from_file(const char* path, int numerics, int 
                                             int preserve_all_tensors, tff_interpreter** out,
                                             char* err, size_t err_size) {
   *out = NULL;
-  const int fd = open(path, O_RDONLY);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
-    if (fd >= 0) close(fd);
-    snprintf(err, err_size, "Could not open '%s'.", path);
+  void* map;
+  size_t size;
+  const int mapped = tff_map_file(path, &map, &size);
+  if (mapped != 0) {
+    snprintf(err, err_size, mapped == -1 ? "Could not open '%s'." : "Could not map '%s'.", path);
     return TFF_STATUS_IO_ERROR;
   }
-  void* map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (map == MAP_FAILED) {
-    snprintf(err, err_size, "Could not map '%s'.", path);
-    return TFF_STATUS_IO_ERROR;
-  }
-  const tff_status s = tff_interpreter_create((const uint8_t*)map, (size_t)st.st_size, numerics,
-                                              num_threads, preserve_all_tensors, out, err, err_size);
+  const tff_status s = tff_interpreter_create((const uint8_t*)map, size, numerics, num_threads,
+                                              preserve_all_tensors, out, err, err_size);
   if (s != TFF_OK) {
-    munmap(map, (size_t)st.st_size);
+    tff_unmap_file(map, size);
     return s;
   }
   (*out)->map = map;
-  (*out)->map_size = (size_t)st.st_size;
+  (*out)->map_size = size;
   return TFF_OK;
 }
 
@@ -453,7 +444,7 @@ void tff_interpreter_destroy(tff_interpreter* it) {
   tff_threadpool_destroy(it->pool);
   tff_resources_free(it->resources);
   tff_model_free(it->model);
-  if (it->map) munmap(it->map, it->map_size);
+  if (it->map) tff_unmap_file(it->map, it->map_size);
   free(it);
 }
 
@@ -546,16 +537,15 @@ static tff_status plan_memory(tff_subgraph* sg) {
   sg->num_entries = m;
   const size_t total = tff_plan_arena(sg->entries, m);
   if (total == (size_t)-1) return TFF_STATUS_OUT_OF_MEMORY;
-  free(sg->arena);
+  tff_aligned_free(sg->arena);
   sg->arena = NULL;
   sg->arena_bytes = total;
   /* A corrupted shape can ask for more than the machine has; with memory
    * overcommit the allocation would succeed and invoke would then thrash or
    * be killed, so refuse it here. */
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  const int too_big = pages > 0 && page > 0 && total / (size_t)page >= (size_t)pages;
-  if (too_big || posix_memalign(&sg->arena, TFF_ARENA_ALIGN, total + TFF_ARENA_TAIL) != 0) {
-    sg->arena = NULL;
+  const uint64_t phys = tff_physical_memory();
+  if (!(phys > 0 && total >= phys)) sg->arena = tff_aligned_alloc(TFF_ARENA_ALIGN, total + TFF_ARENA_TAIL);
+  if (sg->arena == NULL) {
     append_error(sg->it, "Failed to allocate an arena of %zu bytes for subgraph %d", total, sg->index);
     return TFF_STATUS_PREPARE_FAILED;
   }
@@ -681,12 +671,6 @@ tff_status tff_interpreter_allocate(tff_interpreter* it, int s) {
   return allocate_subgraph(&it->sgs[s]);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static tff_status invoke_subgraph(tff_subgraph* sg) {
   tff_interpreter* it = sg->it;
   if (!sg->allocated) {
@@ -712,10 +696,10 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
       sg->running = 0;
       return TFF_STATUS_INVOKE_FAILED;
     }
-    const uint64_t t0 = profiling ? now_ns() : 0;
+    const uint64_t t0 = profiling ? tff_now_ns() : 0;
     const TfLiteStatus ok = sg->regs[ni].invoke(ctx, &sg->nodes[ni]);
     if (profiling) {
-      sg->prof_ns[ni] += now_ns() - t0;
+      sg->prof_ns[ni] += tff_now_ns() - t0;
       sg->prof_count[ni] += 1;
     }
     if (ok != kTfLiteOk) {

@@ -8,14 +8,67 @@
  * sleep on a condition variable, so an idle interpreter costs no CPU. */
 #include "threadpool.h"
 
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "cpu/portable.h"
+#include "platform.h"
 #include "threadpool_internal.h"
+
+/* The OS threads under the pool: pthreads, or Win32 threads with a slim
+ * reader/writer lock and a condition variable (Vista+; MSVC has no pthreads,
+ * and mingw's winpthreads would add a DLL to the wheel). */
+#if defined(_WIN32)
+#include <windows.h>
+typedef HANDLE tff_thread;
+typedef SRWLOCK tff_mutex;
+typedef CONDITION_VARIABLE tff_cond;
+static int mutex_init(tff_mutex* m) { InitializeSRWLock(m); return 0; }
+static void mutex_destroy(tff_mutex* m) { (void)m; /* SRW locks hold no resources */ }
+static void mutex_lock(tff_mutex* m) { AcquireSRWLockExclusive(m); }
+static void mutex_unlock(tff_mutex* m) { ReleaseSRWLockExclusive(m); }
+static void cond_init(tff_cond* c) { InitializeConditionVariable(c); }
+static void cond_destroy(tff_cond* c) { (void)c; }
+static void cond_wait(tff_cond* c, tff_mutex* m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
+static void cond_broadcast(tff_cond* c) { WakeAllConditionVariable(c); }
+static void thread_yield(void) { SwitchToThread(); }
+static void worker_main(void* arg);
+static DWORD WINAPI worker_entry(LPVOID arg) {
+  worker_main(arg);
+  return 0;
+}
+static int thread_start(tff_thread* t, void* arg) {
+  *t = CreateThread(NULL, 0, worker_entry, arg, 0, NULL);
+  return *t == NULL ? -1 : 0;
+}
+static void thread_join(tff_thread t) {
+  WaitForSingleObject(t, INFINITE);
+  CloseHandle(t);
+}
+#else
+#include <pthread.h>
+#include <sched.h>
+typedef pthread_t tff_thread;
+typedef pthread_mutex_t tff_mutex;
+typedef pthread_cond_t tff_cond;
+static int mutex_init(tff_mutex* m) { return pthread_mutex_init(m, NULL); }
+static void mutex_destroy(tff_mutex* m) { pthread_mutex_destroy(m); }
+static void mutex_lock(tff_mutex* m) { pthread_mutex_lock(m); }
+static void mutex_unlock(tff_mutex* m) { pthread_mutex_unlock(m); }
+static void cond_init(tff_cond* c) { pthread_cond_init(c, NULL); }
+static void cond_destroy(tff_cond* c) { pthread_cond_destroy(c); }
+static void cond_wait(tff_cond* c, tff_mutex* m) { pthread_cond_wait(c, m); }
+static void cond_broadcast(tff_cond* c) { pthread_cond_broadcast(c); }
+static void thread_yield(void) { sched_yield(); }
+static void worker_main(void* arg);
+static void* worker_entry(void* arg) {
+  worker_main(arg);
+  return NULL;
+}
+static int thread_start(tff_thread* t, void* arg) { return pthread_create(t, NULL, worker_entry, arg); }
+static void thread_join(tff_thread t) { pthread_join(t, NULL); }
+#endif
 
 /* How long an idle worker spins before it sleeps: by the clock, not by
  * iterations, because PAUSE takes ~10 to ~140 cycles depending on the CPU
@@ -25,20 +78,14 @@
  * an idle interpreter still costs no CPU. Also the caller's spins before it
  * starts yielding while it waits for stragglers. */
 enum { kSpinNsBeforeSleep = 1000000, kSpinsBeforeYield = 1000 };
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 /* Chunks per thread: more than one so uneven chunks still balance. */
 enum { kChunksPerThread = 4 };
 
 struct tff_threadpool {
   int num_workers;
-  pthread_t* threads;
-  pthread_mutex_t mutex;
-  pthread_cond_t wake;
+  tff_thread* threads;
+  tff_mutex mutex;
+  tff_cond wake;
   atomic_uint generation;     /* bumped once per task (and at shutdown) */
   atomic_int sleepers;        /* workers blocked on `wake` */
   atomic_int busy;            /* a task is running: nested calls go inline */
@@ -52,14 +99,6 @@ struct tff_threadpool {
   _Atomic uint64_t claim;     /* generation << 32 | next chunk index */
   atomic_int done;            /* chunks finished */
 };
-
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-  __asm__ __volatile__("yield");
-#endif
-}
 
 /* Runs chunks of task `gen` until none is left (or the task is over). */
 static void run_chunks(struct tff_threadpool* p, unsigned gen) {
@@ -81,33 +120,33 @@ static void run_chunks(struct tff_threadpool* p, unsigned gen) {
 
 /* Waits until `generation` moves past `seen`; returns the new value. */
 static unsigned wait_for_task(struct tff_threadpool* p, unsigned seen) {
-  const uint64_t until = now_ns() + kSpinNsBeforeSleep;
+  const uint64_t until = tff_now_ns() + kSpinNsBeforeSleep;
   for (unsigned i = 1;; ++i) {
     const unsigned g = atomic_load_explicit(&p->generation, memory_order_acquire);
     if (g != seen) return g;
-    cpu_relax();
-    if (i % 64 == 0 && now_ns() >= until) break; /* the clock read is ~20 ns */
+    tff_cpu_relax();
+    if (i % 64 == 0 && tff_now_ns() >= until) break; /* the clock read is ~20 ns */
   }
-  pthread_mutex_lock(&p->mutex);
+  mutex_lock(&p->mutex);
   /* sleepers++ before re-reading generation pairs with the publisher's
    * generation++ before reading sleepers (both seq_cst): one of the two sees
    * the other, so a wakeup is never lost. */
   atomic_fetch_add(&p->sleepers, 1);
   unsigned g;
-  while ((g = atomic_load(&p->generation)) == seen) pthread_cond_wait(&p->wake, &p->mutex);
+  while ((g = atomic_load(&p->generation)) == seen) cond_wait(&p->wake, &p->mutex);
   atomic_fetch_sub(&p->sleepers, 1);
-  pthread_mutex_unlock(&p->mutex);
+  mutex_unlock(&p->mutex);
   return g;
 }
 
-static void* worker_main(void* arg) {
+static void worker_main(void* arg) {
   struct tff_threadpool* p = (struct tff_threadpool*)arg;
   /* The generation at creation, not at thread start: a task may be published
    * before this thread first runs. */
   unsigned seen = 0;
   for (;;) {
     seen = wait_for_task(p, seen);
-    if (p->stop) return NULL;
+    if (p->stop) return;
     run_chunks(p, seen);
   }
 }
@@ -115,24 +154,24 @@ static void* worker_main(void* arg) {
 static void publish(struct tff_threadpool* p, unsigned gen) {
   atomic_store(&p->generation, gen);
   if (atomic_load(&p->sleepers) > 0) {
-    pthread_mutex_lock(&p->mutex);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mutex);
+    mutex_lock(&p->mutex);
+    cond_broadcast(&p->wake);
+    mutex_unlock(&p->mutex);
   }
 }
 
-/* A pool of num_threads - 1 workers; fewer when pthread_create fails (with
+/* A pool of num_threads - 1 workers; fewer when thread creation fails (with
  * none the pool is never used). */
 static struct tff_threadpool* pool_create(int num_threads) {
   struct tff_threadpool* p = (struct tff_threadpool*)calloc(1, sizeof(*p));
   if (p == NULL) return NULL;
-  p->threads = (pthread_t*)calloc((size_t)(num_threads - 1), sizeof(pthread_t));
-  if (p->threads == NULL || pthread_mutex_init(&p->mutex, NULL) != 0) {
+  p->threads = (tff_thread*)calloc((size_t)(num_threads - 1), sizeof(tff_thread));
+  if (p->threads == NULL || mutex_init(&p->mutex) != 0) {
     free(p->threads);
     free(p);
     return NULL;
   }
-  pthread_cond_init(&p->wake, NULL);
+  cond_init(&p->wake);
   atomic_init(&p->generation, 0);
   atomic_init(&p->sleepers, 0);
   atomic_init(&p->busy, 0);
@@ -140,7 +179,7 @@ static struct tff_threadpool* pool_create(int num_threads) {
   atomic_init(&p->done, 0);
   atomic_init(&p->num_chunks, 0);
   for (int i = 0; i < num_threads - 1; ++i) {
-    if (pthread_create(&p->threads[i], NULL, worker_main, p) != 0) break;
+    if (thread_start(&p->threads[i], p) != 0) break;
     p->num_workers++;
   }
   return p;
@@ -148,14 +187,14 @@ static struct tff_threadpool* pool_create(int num_threads) {
 
 void tff_threadpool_destroy(struct tff_threadpool* p) {
   if (p == NULL) return;
-  pthread_mutex_lock(&p->mutex);
+  mutex_lock(&p->mutex);
   p->stop = 1;
   atomic_fetch_add(&p->generation, 1);
-  pthread_cond_broadcast(&p->wake);
-  pthread_mutex_unlock(&p->mutex);
-  for (int i = 0; i < p->num_workers; ++i) pthread_join(p->threads[i], NULL);
-  pthread_cond_destroy(&p->wake);
-  pthread_mutex_destroy(&p->mutex);
+  cond_broadcast(&p->wake);
+  mutex_unlock(&p->mutex);
+  for (int i = 0; i < p->num_workers; ++i) thread_join(p->threads[i]);
+  cond_destroy(&p->wake);
+  mutex_destroy(&p->mutex);
   free(p->threads);
   free(p);
 }
@@ -194,8 +233,8 @@ void tff_parallel_for(TfLiteContext* ctx, int n, int grain, tff_task_fn fn, void
   run_chunks(p, gen);
   /* Chunks claimed by workers may still run: wait for all of them. */
   for (int i = 0; atomic_load_explicit(&p->done, memory_order_acquire) != num_chunks; ++i) {
-    if (i < kSpinsBeforeYield) cpu_relax();
-    else sched_yield();
+    if (i < kSpinsBeforeYield) tff_cpu_relax();
+    else thread_yield();
   }
   atomic_store_explicit(&p->busy, 0, memory_order_release);
 }

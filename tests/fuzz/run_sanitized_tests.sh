@@ -49,7 +49,7 @@ fi
 # the README's `pip install .` does not have them.
 if ! python -c "import Cython" > /dev/null 2>&1; then
   echo "run_sanitized_tests.sh: installing Cython (a build requirement) into $(command -v python)" >&2
-  python -m pip install -q "Cython>=3.0"
+  python -m pip install -q "Cython>=3.1"
 fi
 
 # ---- a copy of the sources, then the sanitized build in it ----

@@ -16,7 +16,7 @@ static inline void tff_f32_store_part(float* c, TFF_V v, size_t n) {
 }
 
 /* Clamps and stores n channels (n may exceed NR; only H·VL are held). */
-static inline __attribute__((always_inline)) void tff_f32_row_out(float* c, TFF_V v0, TFF_V v1,
+static TFF_ALWAYS_INLINE void tff_f32_row_out(float* c, TFF_V v0, TFF_V v1,
                                                                   TFF_V lo, TFF_V hi, size_t n) {
   v0 = TFF_VMIN(hi, TFF_VMAX(lo, v0));
   if (n >= TFF_VL) {
@@ -39,7 +39,7 @@ static inline __attribute__((always_inline)) void tff_f32_row_out(float* c, TFF_
  * over rows unroll and the accumulators live in registers. Returns w past
  * the block. */
 #define TFF_UNROLL _Pragma("GCC unroll 8")
-static inline __attribute__((always_inline)) const float* tff_f32_gemm_block(
+static TFF_ALWAYS_INLINE const float* tff_f32_gemm_block(
     const size_t MR, const int H, const float* const* const* ar, size_t a_offset, size_t kc,
     size_t ks, const float* w, float* const* cr, size_t n, TFF_V lo, TFF_V hi) {
   TFF_V acc0[TFF_F32_MR], acc1[TFF_F32_MR];
@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) const float* tff_f32_gemm_block(
 }
 
 /* MR rows; rows past mr alias row mr-1. */
-static inline __attribute__((always_inline)) void tff_f32_gemm_body(
+static TFF_ALWAYS_INLINE void tff_f32_gemm_body(
     const size_t MR, size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
     size_t a_offset, const float* w, float* c, size_t cm_stride,
     const tff_f32_minmax_params* p) {

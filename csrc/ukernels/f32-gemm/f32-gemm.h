@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu/portable.h"
+
 typedef struct {
   float min, max;
 } tff_f32_minmax_params;
@@ -68,7 +70,7 @@ void tff_f32_gemm_pack_bias(size_t nc, size_t ks, size_t kc, size_t nr, const fl
 
 /* Row pointers of a tile of MR rows (MR a constant after inlining): rows
  * past mr alias row mr-1, so they compute and store its values again. */
-static inline __attribute__((always_inline)) void tff_f32_gemm_rows(
+static TFF_ALWAYS_INLINE void tff_f32_gemm_rows(
     size_t MR, size_t mr, const float* const* a, size_t ks, float* c, size_t cm_stride,
     const float* const** ar, float** cr) {
   ar[0] = a;

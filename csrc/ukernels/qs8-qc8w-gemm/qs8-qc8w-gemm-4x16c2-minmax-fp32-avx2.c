@@ -26,8 +26,13 @@ static inline __m256i load_w(const int8_t* w) {
 
 /* GCC reassociates the unrolled integer sums into a tree of all products
  * first, which spills most of them to the stack; an empty asm on each
- * accumulator after each step keeps the running sums in registers. */
+ * accumulator after each step keeps the running sums in registers. MSVC has
+ * no x64 inline asm (and does not reassociate so). */
+#if defined(__GNUC__)
 #define TFF_KEEP(v) __asm__("" : "+x"(v))
+#else
+#define TFF_KEEP(v) ((void)0)
+#endif
 
 /* Adds pair q (0..3) of every row's xv times the next 16 channels' pair. */
 #define TFF_C2_STEP(q)                                                              \

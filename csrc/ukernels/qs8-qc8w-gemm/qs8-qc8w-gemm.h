@@ -33,6 +33,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu/portable.h"
+
 typedef struct {
   float min_less_zp, max_less_zp; /* (lo − zp), (hi − zp) as float */
   int32_t zp;
@@ -93,7 +95,7 @@ void tff_qs8_qc8w_gemm_pack_init(size_t nc, size_t ks, size_t kc, size_t nr, siz
 
 /* Row pointers of a tile of MR rows (MR a constant after inlining): rows
  * past mr alias row mr-1, so they compute and store its values again. */
-static inline __attribute__((always_inline)) void tff_qs8_gemm_rows(
+static TFF_ALWAYS_INLINE void tff_qs8_gemm_rows(
     size_t MR, size_t mr, const int8_t* const* a, size_t ks, int8_t* c, size_t cm_stride,
     const int8_t* const** ar, int8_t** cr) {
   ar[0] = a;
@@ -106,7 +108,7 @@ static inline __attribute__((always_inline)) void tff_qs8_gemm_rows(
 
 /* Declares a kernel body: the kernel's parameters after a constant MR. */
 #define TFF_QS8_QC8W_GEMM_BODY(body)                                                    \
-  static inline __attribute__((always_inline)) void body(                                \
+  static TFF_ALWAYS_INLINE void body(                                                   \
       const size_t MR, size_t mr, size_t nc, size_t kc, size_t ks, const int8_t* const* a, \
       size_t a_offset, const void* w, int8_t* c, size_t cm_stride,                       \
       const tff_qs8_minmax_fp32_params* p)

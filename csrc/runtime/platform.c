@@ -1,0 +1,107 @@
+/* See platform.h. */
+#include "platform.h"
+
+#include <stdlib.h>
+
+#if defined(_WIN32)
+#include <malloc.h>
+#include <windows.h>
+
+uint64_t tff_now_ns(void) {
+  LARGE_INTEGER freq, t; /* the frequency is fixed at boot and cheap to read */
+  QueryPerformanceFrequency(&freq);
+  QueryPerformanceCounter(&t);
+  /* Seconds and remainder apart: counter * 1e9 overflows after ~15 min at 10 MHz. */
+  const uint64_t f = (uint64_t)freq.QuadPart, c = (uint64_t)t.QuadPart;
+  return c / f * 1000000000u + c % f * 1000000000u / f;
+}
+
+int tff_map_file(const char* path, void** data, size_t* size) {
+  *data = NULL;
+  *size = 0;
+  /* Model paths come from Python as UTF-8; the ANSI API would read them in
+   * the system code page. */
+  const int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
+  wchar_t* wpath = n > 0 ? (wchar_t*)malloc((size_t)n * sizeof(wchar_t)) : NULL;
+  if (wpath == NULL) return -1;
+  MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, wpath, n);
+  HANDLE f = CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+                         FILE_ATTRIBUTE_NORMAL, NULL);
+  free(wpath);
+  LARGE_INTEGER len;
+  if (f == INVALID_HANDLE_VALUE) return -1;
+  if (GetFileType(f) != FILE_TYPE_DISK || !GetFileSizeEx(f, &len) || len.QuadPart <= 0 ||
+      (uint64_t)len.QuadPart > SIZE_MAX) {
+    CloseHandle(f);
+    return -1;
+  }
+  /* The view keeps the mapping and the file open: both handles can go. */
+  HANDLE m = CreateFileMappingW(f, NULL, PAGE_READONLY, 0, 0, NULL);
+  CloseHandle(f);
+  if (m == NULL) return -2;
+  void* p = MapViewOfFile(m, FILE_MAP_READ, 0, 0, 0);
+  CloseHandle(m);
+  if (p == NULL) return -2;
+  *data = p;
+  *size = (size_t)len.QuadPart;
+  return 0;
+}
+
+void tff_unmap_file(void* data, size_t size) {
+  (void)size;
+  UnmapViewOfFile(data);
+}
+
+void* tff_aligned_alloc(size_t align, size_t size) { return _aligned_malloc(size, align); }
+void tff_aligned_free(void* p) { _aligned_free(p); }
+
+uint64_t tff_physical_memory(void) {
+  MEMORYSTATUSEX s;
+  s.dwLength = sizeof(s);
+  return GlobalMemoryStatusEx(&s) ? (uint64_t)s.ullTotalPhys : 0;
+}
+
+#else
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+uint64_t tff_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int tff_map_file(const char* path, void** data, size_t* size) {
+  *data = NULL;
+  *size = 0;
+  const int fd = open(path, O_RDONLY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  void* p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return -2;
+  *data = p;
+  *size = (size_t)st.st_size;
+  return 0;
+}
+
+void tff_unmap_file(void* data, size_t size) { munmap(data, size); }
+
+void* tff_aligned_alloc(size_t align, size_t size) {
+  void* p;
+  return posix_memalign(&p, align, size) == 0 ? p : NULL;
+}
+void tff_aligned_free(void* p) { free(p); }
+
+uint64_t tff_physical_memory(void) {
+  /* _SC_PHYS_PAGES: Linux and macOS alike (not in POSIX proper). */
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+#endif

@@ -1,0 +1,27 @@
+/* The operating-system services the runtime needs, behind one small API:
+ * POSIX (Linux, macOS) and Win32. Nothing else in csrc/ includes an OS
+ * header, except the thread pool for its threads. */
+#ifndef TFLITE_FAST_RUNTIME_PLATFORM_H_
+#define TFLITE_FAST_RUNTIME_PLATFORM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A monotonic clock in nanoseconds (profiling, the pool's spin budget). */
+uint64_t tff_now_ns(void);
+
+/* Maps the regular, non-empty file at `path` (UTF-8) read-only. Returns 0,
+ * or -1 when it cannot be opened (missing, not a regular file, empty) and -2
+ * when it cannot be mapped. */
+int tff_map_file(const char* path, void** data, size_t* size);
+void tff_unmap_file(void* data, size_t size);
+
+/* `size` bytes aligned to `align` (a power of two, a multiple of
+ * sizeof(void*)), or NULL; freed only by tff_aligned_free. */
+void* tff_aligned_alloc(size_t align, size_t size);
+void tff_aligned_free(void* p);
+
+/* Physical memory in bytes, or 0 when unknown. */
+uint64_t tff_physical_memory(void);
+
+#endif /* TFLITE_FAST_RUNTIME_PLATFORM_H_ */
