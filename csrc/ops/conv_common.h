@@ -519,7 +519,7 @@ static inline void tff_gemm_free(tff_gemm* g) {
 }
 
 /* Picks the kernel of the best effective ISA (its 1-row variant when m is 1;
- * int8: its small-kc kernel when kc is small) and allocates its packed
+ * int8: its x-widening kernel when ks·kc fits it) and allocates its packed
  * weights. */
 static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, tff_gemm* g,
                                             int is_f32, size_t m, int groups, size_t nc,
@@ -536,7 +536,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = sizeof(float);
     g->group_bytes = tff_f32_gemm_packed_size(nc, ks, kc, g->nr) * sizeof(float);
   } else {
-    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, kc, nc);
+    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, ks, kc);
     g->mr = g->qs8->mr;
     g->nr = g->qs8->nr;
     g->esz = 1;
