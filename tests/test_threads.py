@@ -59,14 +59,19 @@ def test_outputs_identical_for_every_thread_count(name):
                 assert g.tobytes() == e.tobytes(), f"{name}: num_threads={threads} differs"
 
 
-# Single CONV_2D / FULLY_CONNECTED layers whose row tiles, channel blocks and im2col rows
-# split unevenly over threads: (op, kind, shape parameters).
+# Single CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED layers whose row tiles, channel
+# blocks, im2col rows and row pieces split unevenly over threads: (op, kind, shape parameters).
 LAYERS = [
     ("CONV_2D", "int8", dict(n=2, h=23, w=19, cin=3, cout=37, kh=3, kw=3, stride=(2, 2))),
     ("CONV_2D", "int8", dict(n=1, h=17, w=13, cin=16, cout=45, kh=1, kw=1, stride=(1, 1))),
     ("CONV_2D", "int8", dict(n=1, h=9, w=11, cin=150, cout=21, kh=1, kw=1, stride=(1, 1))),
     ("CONV_2D", "int8", dict(n=1, h=12, w=10, cin=8, cout=24, kh=3, kw=3, stride=(1, 1))),
     ("CONV_2D", "float", dict(n=1, h=15, w=14, cin=5, cout=19, kh=3, kw=3, stride=(1, 2))),
+    # few output rows: rows cut into pieces of pixels
+    ("DEPTHWISE_CONV_2D", "int8", dict(n=1, h=7, w=9, cin=40, cout=40, kh=3, kw=3,
+                                       stride=(1, 1))),
+    ("DEPTHWISE_CONV_2D", "float", dict(n=2, h=6, w=5, cin=24, cout=24, kh=3, kw=3,
+                                        stride=(2, 1))),
     ("FULLY_CONNECTED", "int8", dict(lead=[1], k=300, n=1001)),
     ("FULLY_CONNECTED", "int8", dict(lead=[5], k=40, n=77)),
     ("FULLY_CONNECTED", "float", dict(lead=[1], k=129, n=333)),

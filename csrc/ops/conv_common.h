@@ -668,8 +668,10 @@ static inline void tff_gemm_run(TfLiteContext* ctx, const tff_gemm* g, size_t m,
   tff_gemm_job j = {g, m, ind, (char*)out, out_stride, (int)((g->nc + g->nr - 1) / g->nr), 1};
   const int items = (int)((m + g->mr - 1) / g->mr) * g->groups;
   const int threads = tff_num_threads(ctx);
-  if (threads > 1 && items < 4 * threads) {
-    const int want = (4 * threads + items - 1) / items;
+  /* At least 16 items a thread, so the last item a thread runs is short
+   * next to its share (7x7 layers have 10 tiles). */
+  if (threads > 1 && items < 16 * threads) {
+    const int want = (16 * threads + items - 1) / items;
     j.nsplit = want < j.nblocks ? want : j.nblocks;
   }
   tff_parallel_for(ctx, items * j.nsplit, 1, tff_gemm_task, &j);
