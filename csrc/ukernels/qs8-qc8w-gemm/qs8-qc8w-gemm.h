@@ -11,7 +11,8 @@
  *   mr        rows in this tile, 1..MR. Rows past mr alias row mr-1.
  *   nc        output channels, >= 1; the kernel walks them NR at a time.
  *   kc        input channels per tap, >= 1 (any value; no read past kc).
- *   ks        taps per row, >= 1.
+ *   ks        taps per row, >= 1; ks·(kc rounded up to KR) <= the config's
+ *             xmax when it has one.
  *   a         [mr][ks] pointers; a[m*ks+t] + a_offset -> kc int8 values.
  *   a_offset  bytes added to every pointer (the group's first channel).
  *   w         packed weights, tff_qs8_qc8w_gemm_pack layout for this kernel's
