@@ -70,6 +70,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < tff_qs8_qc8w_gemm_num_configs; ++i) {
       const tff_qs8_qc8w_gemm_config* cfg = &tff_qs8_qc8w_gemm_configs[i];
       if ((tff_cpu_detected() & cfg->isa) != cfg->isa) continue;
+      if (cfg->xmax && ks * ((kc + cfg->kr - 1) / cfg->kr * cfg->kr) > cfg->xmax) {
+        printf(" %14s", "-");
+        continue;
+      }
       void* packed = malloc(tff_qs8_qc8w_gemm_packed_size(n, ks, kc, cfg->nr, cfg->kr));
       if (!packed) return 1;
       tff_qs8_qc8w_gemm_pack(n, ks, kc, cfg->nr, cfg->kr, wt, scale, 1, packed);

@@ -59,7 +59,7 @@ def layer_shapes(name):
     core = it._interpreter
     out = {}
     for i in range(len(it._get_ops_details())):
-        op, ins, outs = core.node(i)[:3]
+        op, ins, outs = core._node(i)[:3]
         if op not in ("CONV_2D", "FULLY_CONNECTED") or dtype[ins[0]] != np.int8:
             continue
         w, y = shape[ins[1]], shape[outs[0]]

@@ -59,17 +59,25 @@ def test_outputs_identical_for_every_thread_count(name):
                 assert g.tobytes() == e.tobytes(), f"{name}: num_threads={threads} differs"
 
 
-# Single CONV_2D / FULLY_CONNECTED layers whose row tiles, channel blocks and im2col rows
-# split unevenly over threads: (op, kind, shape parameters).
+# Single-op models whose row tiles, channel blocks, im2col rows, row pieces and element
+# blocks split unevenly over threads: (op, kind, shape parameters).
 LAYERS = [
     ("CONV_2D", "int8", dict(n=2, h=23, w=19, cin=3, cout=37, kh=3, kw=3, stride=(2, 2))),
     ("CONV_2D", "int8", dict(n=1, h=17, w=13, cin=16, cout=45, kh=1, kw=1, stride=(1, 1))),
     ("CONV_2D", "int8", dict(n=1, h=9, w=11, cin=150, cout=21, kh=1, kw=1, stride=(1, 1))),
     ("CONV_2D", "int8", dict(n=1, h=12, w=10, cin=8, cout=24, kh=3, kw=3, stride=(1, 1))),
     ("CONV_2D", "float", dict(n=1, h=15, w=14, cin=5, cout=19, kh=3, kw=3, stride=(1, 2))),
+    # few output rows: rows cut into pieces of pixels
+    ("DEPTHWISE_CONV_2D", "int8", dict(n=1, h=7, w=9, cin=40, cout=40, kh=3, kw=3,
+                                       stride=(1, 1))),
+    ("DEPTHWISE_CONV_2D", "float", dict(n=2, h=6, w=5, cin=24, cout=24, kh=3, kw=3,
+                                        stride=(2, 1))),
     ("FULLY_CONNECTED", "int8", dict(lead=[1], k=300, n=1001)),
     ("FULLY_CONNECTED", "int8", dict(lead=[5], k=40, n=77)),
     ("FULLY_CONNECTED", "float", dict(lead=[1], k=129, n=333)),
+    # same-shape elementwise ops split in blocks of 4096 elements (a partial last one)
+    ("ADD", "int8", dict(shape=[1, 29, 31, 24])),
+    ("MUL", "float", dict(shape=[3, 47, 101])),
 ]
 
 
@@ -79,6 +87,15 @@ def _layer(op, kind, shape, seed):
     rng = np.random.default_rng(seed)
     if op == "FULLY_CONNECTED":
         return build_fc(kind, bias=True, act=ACTS[1], keep=False, rng=rng, zx=3, zy=-2, **shape)
+    if op in ("ADD", "MUL"):
+        from test_ops_elementwise import binary_model
+        shp = shape["shape"]
+        if kind == "int8":
+            q = ((0.05, 3), (0.07, -9), (0.1, 2))
+            return (binary_model(op, shp, shp, np.int8, ACTS[1], q),
+                    [rng.integers(-128, 128, shp).astype(np.int8) for _ in range(2)])
+        return (binary_model(op, shp, shp, np.float32, ACTS[0]),
+                [rng.standard_normal(shp).astype(np.float32) for _ in range(2)])
     return build(op, kind, dilation=(1, 1), same=True, act=ACTS[2], bias=True, rng=rng, zx=-7,
                  zy=5, **shape)
 

@@ -27,6 +27,7 @@
 
 #include "cpu/cpu.h"
 #include "kernel_util.h"
+#include "threadpool.h"
 #include "ukernels/f32-vbinary/f32-vbinary.h"
 #include "ukernels/qs8-vadd/qs8-vadd.h"
 
@@ -246,12 +247,39 @@ static inline TfLiteStatus tff_binary_fold(TfLiteContext* ctx, TfLiteNode* node,
   return kTfLiteOk;
 }
 
+/* Same-shape operands on several threads: blocks of elements, at least
+ * two (8K elements, microseconds of work) a chunk. */
+enum { kTffBinaryBlock = 4096, kTffBinaryGrain = 2 };
+typedef struct {
+  const tff_binary* op;
+  const char *a, *b;
+  char* out;
+} tff_binary_split;
+
+static void tff_binary_blocks(void* arg, int begin, int end) {
+  const tff_binary_split* s = (const tff_binary_split*)arg;
+  const tff_binary* op = s->op;
+  const size_t n = (size_t)op->bc.shape[0], i0 = (size_t)begin * kTffBinaryBlock;
+  const size_t i1 = (size_t)end * kTffBinaryBlock < n ? (size_t)end * kTffBinaryBlock : n;
+  const size_t elsize_b = op->elsize_b ? op->elsize_b : op->elsize;
+  op->row(s->a + i0 * op->elsize, s->b + i0 * elsize_b, s->out + i0 * op->elsize, i1 - i0, 1,
+          1, op->params);
+}
+
 static inline TfLiteStatus tff_binary_invoke(TfLiteContext* ctx, TfLiteNode* node,
                                              const tff_binary* op) {
   TfLiteTensor* out = tff_output(ctx, node, 0);
   if (out->allocation_type == kTfLitePersistentRo) return kTfLiteOk; /* folded */
-  tff_binary_run(op, tff_input(ctx, node, 0)->data.data, tff_input(ctx, node, 1)->data.data,
-                 out->data.data);
+  const void* a = tff_input(ctx, node, 0)->data.data;
+  const void* b = tff_input(ctx, node, 1)->data.data;
+  const tff_bcast* bc = &op->bc;
+  if (bc->rank == 1 && bc->stride_a[0] && bc->stride_b[0] && tff_num_threads(ctx) > 1) {
+    tff_binary_split s = {op, (const char*)a, (const char*)b, (char*)out->data.data};
+    const int blocks = (int)(((size_t)bc->shape[0] + kTffBinaryBlock - 1) / kTffBinaryBlock);
+    tff_parallel_for(ctx, blocks, kTffBinaryGrain, tff_binary_blocks, &s);
+    return kTfLiteOk;
+  }
+  tff_binary_run(op, a, b, out->data.data);
   return kTfLiteOk;
 }
 

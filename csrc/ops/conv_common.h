@@ -519,7 +519,7 @@ static inline void tff_gemm_free(tff_gemm* g) {
 }
 
 /* Picks the kernel of the best effective ISA (its 1-row variant when m is 1;
- * int8: its small-kc kernel when kc is small) and allocates its packed
+ * int8: its x-widening kernel when ks·kc fits it) and allocates its packed
  * weights. */
 static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, tff_gemm* g,
                                             int is_f32, size_t m, int groups, size_t nc,
@@ -536,7 +536,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = sizeof(float);
     g->group_bytes = tff_f32_gemm_packed_size(nc, ks, kc, g->nr) * sizeof(float);
   } else {
-    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, kc, nc);
+    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, ks, kc);
     g->mr = g->qs8->mr;
     g->nr = g->qs8->nr;
     g->esz = 1;
@@ -668,8 +668,10 @@ static inline void tff_gemm_run(TfLiteContext* ctx, const tff_gemm* g, size_t m,
   tff_gemm_job j = {g, m, ind, (char*)out, out_stride, (int)((g->nc + g->nr - 1) / g->nr), 1};
   const int items = (int)((m + g->mr - 1) / g->mr) * g->groups;
   const int threads = tff_num_threads(ctx);
-  if (threads > 1 && items < 4 * threads) {
-    const int want = (4 * threads + items - 1) / items;
+  /* At least 16 items a thread, so the last item a thread runs is short
+   * next to its share (7x7 layers have 10 tiles). */
+  if (threads > 1 && items < 16 * threads) {
+    const int want = (16 * threads + items - 1) / items;
     j.nsplit = want < j.nblocks ? want : j.nblocks;
   }
   tff_parallel_for(ctx, items * j.nsplit, 1, tff_gemm_task, &j);

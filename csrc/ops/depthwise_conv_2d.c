@@ -330,24 +330,28 @@ typedef struct {
   const OpData* d;
   char* out;
   size_t in_image, in_rows; /* bytes of an image; of stride_h input rows */
+  int pieces;               /* items per output row (its pixels cut evenly) */
 } RowTask;
 
+/* Items [begin, end): piece i % pieces of output row i / pieces. */
 static void dw_rows(void* arg, int begin, int end) {
   const RowTask* t = (const RowTask*)arg;
   const OpData* d = t->d;
   const size_t taps = (size_t)d->g.k_h * d->g.k_w, w = (size_t)d->g.out_w;
   const size_t c = (size_t)d->cout;
-  for (int r = begin; r < end; ++r) {
+  for (int i = begin; i < end; ++i) {
+    const int r = i / t->pieces, piece = i % t->pieces;
+    const size_t x0 = w * piece / t->pieces, x1 = w * (piece + 1) / t->pieces;
     const int b = r / d->g.out_h, oy = r % d->g.out_h;
-    const void** ind = d->ind + (size_t)ind_row(d, oy) * w * taps;
+    const void** ind = d->ind + ((size_t)ind_row(d, oy) * w + x0) * taps;
     const size_t shift = oy >= d->r0 && oy < d->r1 ? (size_t)(oy - d->r0) * t->in_rows : 0;
-    const size_t pixel = (size_t)r * w * c, off = (size_t)b * t->in_image + shift;
+    const size_t pixel = ((size_t)r * w + x0) * c, off = (size_t)b * t->in_image + shift;
     if (d->q8)
-      d->q8->fn(c, w, taps, (const int8_t**)ind, d->packed, (int8_t*)t->out + pixel, 0, off,
-                (const int8_t*)d->pad, &d->q8p);
+      d->q8->fn(c, x1 - x0, taps, (const int8_t**)ind, d->packed, (int8_t*)t->out + pixel, 0,
+                off, (const int8_t*)d->pad, &d->q8p);
     else
-      d->f32->fn(c, w, taps, (const float**)ind, d->packed, (float*)t->out + pixel, 0, off,
-                 (const float*)d->pad, &d->f32p);
+      d->f32->fn(c, x1 - x0, taps, (const float**)ind, d->packed, (float*)t->out + pixel, 0,
+                 off, (const float*)d->pad, &d->f32p);
   }
 }
 
@@ -365,12 +369,19 @@ static void eval_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
     d->ind_base = in->data.raw;
   }
   const size_t pixel = (size_t)g->in_c * esz;
+  /* At least 16 items a thread (rows cut into pieces when there are fewer),
+   * so the last item a thread runs is short next to its share (7x7 layers
+   * have 7 rows). */
+  const int rows = g->batches * g->out_h, threads = tff_num_threads(ctx);
+  int pieces = 1;
+  if (threads > 1 && rows < 16 * threads) pieces = (16 * threads + rows - 1) / rows;
+  if (pieces > g->out_w) pieces = g->out_w;
   RowTask t = {d, out->data.raw, (size_t)g->in_h * g->in_w * pixel,
-               (size_t)g->stride_h * g->in_w * pixel};
+               (size_t)g->stride_h * g->in_w * pixel, pieces};
   /* ~32K multiply-adds per chunk at least, so small layers stay inline. */
-  const size_t row_work = (size_t)g->out_w * d->cout * taps;
-  const int grain = row_work >= 32768 ? 1 : (int)(32768 / row_work);
-  tff_parallel_for(ctx, g->batches * g->out_h, grain, dw_rows, &t);
+  const size_t item_work = (size_t)g->out_w * d->cout * taps / (size_t)pieces;
+  const int grain = item_work >= 32768 ? 1 : (int)(32768 / (item_work ? item_work : 1));
+  tff_parallel_for(ctx, rows * pieces, grain, dw_rows, &t);
 }
 
 static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {

@@ -78,8 +78,12 @@ static void thread_join(tff_thread t) { pthread_join(t, NULL); }
  * an idle interpreter still costs no CPU. Also the caller's spins before it
  * starts yielding while it waits for stragglers. */
 enum { kSpinNsBeforeSleep = 1000000, kSpinsBeforeYield = 1000 };
-/* Chunks per thread: more than one so uneven chunks still balance. */
-enum { kChunksPerThread = 4 };
+/* Guided chunks: a claim takes 1/kGuide of the items a thread has left
+ * (remaining / (threads · kGuide), at least the grain), so chunks shrink
+ * toward the end and the threads finish within about one grain of each
+ * other, in O(threads · log n) claims. 4 equal chunks a thread left a thread
+ * idle for up to a chunk (7x7 layers on 2 threads: 3 chunks against 2). */
+enum { kGuide = 2 };
 
 struct tff_threadpool {
   int num_workers;
@@ -94,26 +98,30 @@ struct tff_threadpool {
    * after claiming one of its chunks (the task cannot end before then). */
   tff_task_fn fn;
   void* arg;
-  int n, chunk;
-  atomic_int num_chunks;      /* atomic: a late worker may read it during the next task */
-  _Atomic uint64_t claim;     /* generation << 32 | next chunk index */
-  atomic_int done;            /* chunks finished */
+  atomic_int n, grain;        /* atomic: a late worker may read them during the next task */
+  _Atomic uint64_t claim;     /* generation << 32 | next item */
+  atomic_int done;            /* items finished */
 };
 
-/* Runs chunks of task `gen` until none is left (or the task is over). */
+/* Runs chunks of task `gen` until none is left (or the task is over). n and
+ * grain may belong to a newer task when v is stale; the CAS then fails. */
 static void run_chunks(struct tff_threadpool* p, unsigned gen) {
+  const int parts = (p->num_workers + 1) * kGuide;
   uint64_t v = atomic_load_explicit(&p->claim, memory_order_acquire);
   for (;;) {
     if ((unsigned)(v >> 32) != gen) return;
-    const int c = (int)(uint32_t)v;
-    if (c >= atomic_load_explicit(&p->num_chunks, memory_order_relaxed)) return;
-    if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + 1, memory_order_acq_rel,
-                                               memory_order_acquire))
+    const int begin = (int)(uint32_t)v;
+    const int n = atomic_load_explicit(&p->n, memory_order_relaxed);
+    if (begin >= n) return;
+    int size = (n - begin) / parts;
+    const int grain = atomic_load_explicit(&p->grain, memory_order_relaxed);
+    if (size < grain) size = grain;
+    if (size > n - begin) size = n - begin;
+    if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + (uint64_t)size,
+                                               memory_order_acq_rel, memory_order_acquire))
       continue;
-    const int begin = c * p->chunk;
-    const int end = begin + p->chunk < p->n ? begin + p->chunk : p->n;
-    p->fn(p->arg, begin, end);
-    atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
+    p->fn(p->arg, begin, begin + size);
+    atomic_fetch_add_explicit(&p->done, size, memory_order_release);
     v = atomic_load_explicit(&p->claim, memory_order_acquire);
   }
 }
@@ -177,7 +185,8 @@ static struct tff_threadpool* pool_create(int num_threads) {
   atomic_init(&p->busy, 0);
   atomic_init(&p->claim, 0);
   atomic_init(&p->done, 0);
-  atomic_init(&p->num_chunks, 0);
+  atomic_init(&p->n, 0);
+  atomic_init(&p->grain, 1);
   for (int i = 0; i < num_threads - 1; ++i) {
     if (thread_start(&p->threads[i], p) != 0) break;
     p->num_workers++;
@@ -217,22 +226,17 @@ void tff_parallel_for(TfLiteContext* ctx, int n, int grain, tff_task_fn fn, void
     fn(arg, 0, n);
     return;
   }
-  const int target = (p->num_workers + 1) * kChunksPerThread;
-  int chunk = (n + target - 1) / target;
-  if (chunk < grain) chunk = grain;
   p->fn = fn;
   p->arg = arg;
-  p->n = n;
-  p->chunk = chunk;
-  const int num_chunks = (n + chunk - 1) / chunk;
-  atomic_store_explicit(&p->num_chunks, num_chunks, memory_order_relaxed);
+  atomic_store_explicit(&p->n, n, memory_order_relaxed);
+  atomic_store_explicit(&p->grain, grain, memory_order_relaxed);
   const unsigned gen = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
   atomic_store_explicit(&p->done, 0, memory_order_relaxed);
   atomic_store_explicit(&p->claim, (uint64_t)gen << 32, memory_order_release);
   publish(p, gen);
   run_chunks(p, gen);
   /* Chunks claimed by workers may still run: wait for all of them. */
-  for (int i = 0; atomic_load_explicit(&p->done, memory_order_acquire) != num_chunks; ++i) {
+  for (int i = 0; atomic_load_explicit(&p->done, memory_order_acquire) != n; ++i) {
     if (i < kSpinsBeforeYield) tff_cpu_relax();
     else thread_yield();
   }

@@ -84,18 +84,21 @@ int main(void) {
     if (!isa_runs(cfg->isa, cfg->name)) continue;
     const size_t NR = cfg->nr, KR = cfg->kr;
     const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3};
-    /* 7, 8, 9, 17: edges of the 8-value x loads of KR = 2 kernels */
-    const size_t ks_[] = {1, KR - 1, KR, KR + 1, 2 * KR + 3, 3, 64, 7, 8, 9, 17};
+    /* 7, 8, 9, 17: edges of the 8-value x loads of KR = 2 kernels; 15, 16,
+     * 33: of their 16-value widening; TFF_QS8_C2_XMAX: a full x buffer */
+    const size_t ks_[] = {1, KR - 1, KR, KR + 1, 2 * KR + 3, 3, 64, 7, 8, 9, 17, 15, 16, 33,
+                          TFF_QS8_C2_XMAX};
     const size_t kss[] = {1, 3};
     const int32_t zps[] = {-128, 0, 127};
     int cases = 0, bad = 0;
     for (size_t m = 1; m <= cfg->mr && !bad; ++m)
       for (size_t ni = 0; ni < 6 && !bad; ++ni)
-        for (size_t ki = 0; ki < 11 && !bad; ++ki)
+        for (size_t ki = 0; ki < 15 && !bad; ++ki)
           for (size_t si = 0; si < 2 && !bad; ++si)
             for (int zi = 0; zi < 3 && !bad; ++zi) {
               Case t = {.m = m, .n = ns[ni], .k = ks_[ki], .ks = kss[si]};
               if (t.n == 0 || t.k == 0) continue;
+              if (cfg->xmax && t.ks * ((t.k + KR - 1) / KR * KR) > cfg->xmax) continue;
               t.izp = zps[zi];
               t.a = malloc(m * t.ks * sizeof(int8_t*));
               int8_t** rows = malloc(m * t.ks * sizeof(int8_t*));

@@ -9,11 +9,15 @@
  * the accumulators live in registers. */
 #define TFF_UNROLL _Pragma("GCC unroll 4")
 
-/* 8 int8 of x (a zero-filled tail when fewer remain) as int16, twice. */
+/* 8 int8 of x (a zero-filled tail when fewer remain) as int16, twice: the
+ * 8 bytes are broadcast by the load, so one sign extension fills both lanes. */
 static inline __m256i load_x(const int8_t* x, size_t left) {
-  const __m128i v = left >= 8 ? _mm_loadl_epi64((const __m128i*)x)
-                              : _mm_cvtsi64_si128((long long)tff_qs8_load_tail8(x, left));
-  return _mm256_broadcastsi128_si256(_mm_cvtepi8_epi16(v));
+  int64_t v;
+  if (left >= 8)
+    memcpy(&v, x, 8);
+  else
+    v = (int64_t)tff_qs8_load_tail8(x, left);
+  return _mm256_cvtepi8_epi16(_mm_set1_epi64x(v));
 }
 
 /* Channels 0..7 of a row from its four pair accumulators, plus requant. */

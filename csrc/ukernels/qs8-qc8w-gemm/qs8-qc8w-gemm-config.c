@@ -16,8 +16,9 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2", TFF_ISA_AVX2, 4, 8, 8, 0},
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2", TFF_ISA_AVX2, 1, 8, 8, 0},
-    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c2__avx2,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c2__avx2", TFF_ISA_AVX2, 4, 16, 2, 0, 128},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2", TFF_ISA_AVX2, 5, 16, 2, 0,
+     TFF_QS8_C2_XMAX},
 #endif
 #if TFF_BUILD_AVX512VNNI
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni,
@@ -43,29 +44,23 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
 const int tff_qs8_qc8w_gemm_num_configs =
     (int)(sizeof(tff_qs8_qc8w_gemm_configs) / sizeof(tff_qs8_qc8w_gemm_configs[0]));
 
-/* kc_max and the NR rule measured with bench/bench_ukernels.py (AMD Zen 3):
- * 4x16c2 beats 4x8c8 up to kc 64 on any nc, up to kc 128 when no channels
- * are padded. */
-static int small_kc_fits(const tff_qs8_qc8w_gemm_config* c, size_t m, size_t kc, size_t nc) {
-  return c->kc_max != 0 && m > 1 &&
-         (kc <= c->kc_max / 2u || (kc <= c->kc_max && nc % c->nr == 0));
-}
+static size_t round_up(size_t x, size_t q) { return (x + q - 1) / q * q; }
 
+/* 5x16c2 (xmax) beats 4x8c8 on every int8 1x1 and 3x3 conv of the shared
+ * models, 1.3-1.8x (bench/bench_ukernels.py, AMD Zen 3). */
 const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m,
-                                                         size_t kc, size_t nc) {
+                                                         size_t ks, size_t kc) {
   const tff_qs8_qc8w_gemm_config* best = &tff_qs8_qc8w_gemm_configs[0];
   for (int i = 1; i < tff_qs8_qc8w_gemm_num_configs; ++i) {
     const tff_qs8_qc8w_gemm_config* c = &tff_qs8_qc8w_gemm_configs[i];
     if ((isa_mask & c->isa) != c->isa || c->isa < best->isa) continue;
-    if (c->kc_max != 0 && !small_kc_fits(c, m, kc, nc)) continue;
-    if (small_kc_fits(best, m, kc, nc) && c->isa == best->isa) continue;
-    const int fits = c->kc_max != 0 || (m == 1 ? c->mr < best->mr : c->mr > best->mr);
+    if (c->xmax != 0 && (m == 1 || ks * round_up(kc, c->kr) > c->xmax)) continue;
+    if (best->xmax != 0 && c->isa == best->isa) continue;
+    const int fits = c->xmax != 0 || (m == 1 ? c->mr < best->mr : c->mr > best->mr);
     if (c->isa > best->isa || fits) best = c;
   }
   return best;
 }
-
-static size_t round_up(size_t x, size_t q) { return (x + q - 1) / q * q; }
 
 /* Bytes of one block of nr channels. */
 static size_t block_size(size_t ks, size_t kc, size_t nr, size_t kr) {

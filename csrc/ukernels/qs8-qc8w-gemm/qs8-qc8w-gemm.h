@@ -11,7 +11,8 @@
  *   mr        rows in this tile, 1..MR. Rows past mr alias row mr-1.
  *   nc        output channels, >= 1; the kernel walks them NR at a time.
  *   kc        input channels per tap, >= 1 (any value; no read past kc).
- *   ks        taps per row, >= 1.
+ *   ks        taps per row, >= 1; ks·(kc rounded up to KR) <= the config's
+ *             xmax when it has one.
  *   a         [mr][ks] pointers; a[m*ks+t] + a_offset -> kc int8 values.
  *   a_offset  bytes added to every pointer (the group's first channel).
  *   w         packed weights, tff_qs8_qc8w_gemm_pack layout for this kernel's
@@ -54,7 +55,11 @@ TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x4__scalar)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2)
-TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c2__avx2)
+TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2)
+
+/* The x values (ks · kc rounded up to KR) of a row that a kernel widening
+ * its rows into a stack buffer first holds at most: its config's xmax. */
+#define TFF_QS8_C2_XMAX 1024
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon)
@@ -70,18 +75,17 @@ typedef struct {
   uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
   uint8_t mr, nr, kr;
   int32_t izp_extra;
-  uint16_t kc_max; /* 0: any kc; else a small-kc kernel (see _select) */
+  uint16_t xmax; /* 0: any shape; else ks·round_up(kc, kr) <= xmax */
 } tff_qs8_qc8w_gemm_config;
 
 /* Every kernel this build compiled, scalar first. */
 extern const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[];
 extern const int tff_qs8_qc8w_gemm_num_configs;
 /* The kernel of the best ISA in `isa_mask` (scalar when none fits) for m
- * rows of nc channels of kc per tap: its small-kc kernel when m > 1 and kc
- * is at most half its kc_max (or at most kc_max with nc a multiple of its
- * NR), else its 1-row variant (GEMV) when m is 1, else its tallest. */
+ * rows of ks taps of kc: its 1-row variant (GEMV) when m is 1, else its
+ * kernel with an xmax when the shape fits it, else its tallest. */
 const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m,
-                                                         size_t kc, size_t nc);
+                                                         size_t ks, size_t kc);
 
 /* Bytes of packed weights for nc channels of ks taps of kc. */
 size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr);

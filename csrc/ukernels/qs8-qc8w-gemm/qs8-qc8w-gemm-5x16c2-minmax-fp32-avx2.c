@@ -1,0 +1,183 @@
+/* AVX2, 5 rows x 16 channels, KR = 2: w sign-extended to int16 holds 8
+ * channels x one pair of k per vector; vpmaddwd adds the pair's two products
+ * (|x·w| <= 2^14, so the pair fits int32). Each lane is one channel, so
+ * nothing is reduced across lanes at the end, and a tap's kc is padded to 2,
+ * not 8.
+ * The tile's rows are first widened to int16 into a stack buffer, all taps
+ * of a row end to end (ks·kcp values, hence the config's xmax): every
+ * channel block then takes each x pair by a broadcast load (no shuffle), so
+ * a pair costs 2 weight widenings and 10 madd+add. 10 accumulators, 2
+ * weights, the pair and a product fit the 16 registers; 6 rows (12
+ * accumulators) made GCC spill and measured slower (bench/bench_ukernels.py,
+ * AMD Zen 3). */
+#include <immintrin.h>
+
+#include "qs8-qc8w-gemm.h"
+
+#define TFF_UNROLL _Pragma("GCC unroll 5")
+
+/* Writes kc int8 of x as int16 at d, then zeros up to a multiple of 16
+ * (d has room for it; the zeros pad the tap to kcp). Never reads past kc. */
+static inline void widen_row(int16_t* d, const int8_t* x, size_t kc) {
+  size_t k = 0;
+  for (; k + 16 <= kc; k += 16)
+    _mm256_storeu_si256((__m256i*)(d + k),
+                        _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(x + k))));
+  if (k < kc) {
+    const size_t left = kc - k;
+    uint64_t lo, hi = 0;
+    if (left >= 8) {
+      memcpy(&lo, x + k, 8);
+      hi = tff_qs8_load_tail8(x + k + 8, left - 8);
+    } else {
+      lo = tff_qs8_load_tail8(x + k, left);
+    }
+    _mm256_storeu_si256((__m256i*)(d + k),
+                        _mm256_cvtepi8_epi16(_mm_set_epi64x((long long)hi, (long long)lo)));
+  }
+}
+
+/* GCC reassociates the unrolled integer sums into a tree of all products
+ * first, which spills most of them to the stack; an empty asm on each
+ * accumulator after each step keeps the running sums in registers. */
+#define TFF_KEEP(v) __asm__("" : "+x"(v))
+
+/* 16 channels of int32 requantized to int16 [c0-3 c8-11 | c4-7 c12-15],
+ * clamped above only: rounding is monotonic and the lower bound an integer,
+ * so the lower clamp can follow in int8 (the scalar twin clamps both in
+ * float; the results are the same). */
+static inline __m256i requant16(__m256i acc0, __m256i acc1, __m256 s0, __m256 s1, __m256 hi,
+                                __m256i zp) {
+  const __m256 f0 = _mm256_min_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(acc0), s0), hi);
+  const __m256 f1 = _mm256_min_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(acc1), s1), hi);
+  return _mm256_adds_epi16(_mm256_packs_epi32(_mm256_cvtps_epi32(f0), _mm256_cvtps_epi32(f1)),
+                           zp);
+}
+
+/* Stores the first n (< 16) bytes of v. */
+static inline void store_part(int8_t* c, __m128i v, size_t n) {
+  if (n & 8) {
+    _mm_storel_epi64((__m128i*)c, v);
+    v = _mm_unpackhi_epi64(v, v);
+    c += 8;
+  }
+  if (n & 4) {
+    const int32_t t = _mm_cvtsi128_si32(v);
+    memcpy(c, &t, 4);
+    v = _mm_srli_epi64(v, 32);
+    c += 4;
+  }
+  if (n & 2) {
+    const int16_t t = (int16_t)_mm_extract_epi16(v, 0);
+    memcpy(c, &t, 2);
+    v = _mm_srli_epi32(v, 16);
+    c += 2;
+  }
+  if (n & 1) *c = (int8_t)_mm_extract_epi8(v, 0);
+}
+
+/* Adds every row's x pair at kk times the pair's channels: all 16 (W = 2)
+ * or, in a last block of at most 8 channels, the first 8 (W = 1). */
+#define TFF_C2_PAIR(W, kk)                                                            \
+  do {                                                                                 \
+    const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)pw));    \
+    const __m256i w1 = (W) == 2 ? _mm256_cvtepi8_epi16(_mm_loadu_si128(               \
+                                      (const __m128i*)(pw + 16)))                      \
+                                : w0;                                                  \
+    pw += 32;                                                                          \
+    TFF_UNROLL                                                                         \
+    for (size_t i = 0; i < MR; ++i) {                                                  \
+      int32_t pair;                                                                    \
+      memcpy(&pair, xr[i] + (kk), 4);                                                  \
+      const __m256i xp = _mm256_set1_epi32(pair);                                      \
+      acc[i][0] = _mm256_add_epi32(acc[i][0], _mm256_madd_epi16(xp, w0));             \
+      TFF_KEEP(acc[i][0]);                                                             \
+      if ((W) == 2) {                                                                  \
+        acc[i][1] = _mm256_add_epi32(acc[i][1], _mm256_madd_epi16(xp, w1));           \
+        TFF_KEEP(acc[i][1]);                                                           \
+      }                                                                                \
+    }                                                                                  \
+  } while (0)
+
+/* The pairs of one channel block: kp pairs of every row. */
+#define TFF_C2_BLOCK(W)                                                               \
+  do {                                                                                 \
+    size_t kk = 0;                                                                     \
+    for (; kk + 4 <= kp; kk += 4) {                                                    \
+      TFF_C2_PAIR(W, 2 * kk);                                                          \
+      TFF_C2_PAIR(W, 2 * kk + 2);                                                      \
+      TFF_C2_PAIR(W, 2 * kk + 4);                                                      \
+      TFF_C2_PAIR(W, 2 * kk + 6);                                                      \
+    }                                                                                  \
+    for (; kk < kp; ++kk) TFF_C2_PAIR(W, 2 * kk);                                      \
+  } while (0)
+
+typedef struct {
+  __m256 hi;
+  __m256i zp, lo, order;
+} requant_consts;
+
+/* Requantized rows a and b of 16 channels (two accumulators each) as
+ * int8, row a in the low 128 bits, row b in the high: bytes [a0-3 a8-11
+ * b0-3 b8-11 | a4-7 a12-15 b4-7 b12-15] permuted. */
+static inline __m256i requant2(const __m256i* a, const __m256i* b, __m256 s0, __m256 s1,
+                               const requant_consts* q) {
+  const __m256i ra = requant16(a[0], a[1], s0, s1, q->hi, q->zp);
+  const __m256i rb = b == a ? ra : requant16(b[0], b[1], s0, s1, q->hi, q->zp);
+  return _mm256_permutevar8x32_epi32(_mm256_max_epi8(_mm256_packs_epi16(ra, rb), q->lo),
+                                     q->order);
+}
+
+/* The first n channels of a row (all 16 when n >= 16). */
+static inline void store_row(int8_t* c, __m128i v, size_t n) {
+  if (n >= 16)
+    _mm_storeu_si128((__m128i*)c, v);
+  else
+    store_part(c, v, n);
+}
+
+/* MR rows (a constant after inlining); rows past mr alias row mr-1. */
+TFF_QS8_QC8W_GEMM_BODY(gemm) {
+  const int8_t* const* ar[5];
+  int8_t* cr[5];
+  tff_qs8_gemm_rows(MR, mr, a, ks, c, cm_stride, ar, cr);
+  const size_t kcp = (kc + 1) & ~(size_t)1, kp = ks * kcp / 2;
+  int16_t xb[5][TFF_QS8_C2_XMAX + 16]; /* + the zeros widen_row writes past kc */
+  const int16_t* xr[5];
+  for (size_t i = 0; i < MR; ++i) {
+    if (i < mr)
+      for (size_t t = 0; t < ks; ++t) widen_row(xb[i] + t * kcp, ar[i][t] + a_offset, kc);
+    xr[i] = xb[i < mr ? i : mr - 1];
+  }
+  const requant_consts rq = {_mm256_set1_ps(p->max_less_zp),
+                            _mm256_set1_epi16((int16_t)p->zp),
+                            _mm256_set1_epi8((int8_t)((int32_t)p->min_less_zp + p->zp)),
+                            _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)};
+  const int8_t* pw = (const int8_t*)w;
+  for (size_t n0 = 0; n0 < nc; n0 += 16) {
+    __m256i acc[5][2];
+    acc[0][0] = _mm256_loadu_si256((const __m256i*)pw);
+    acc[0][1] = _mm256_loadu_si256((const __m256i*)pw + 1);
+    TFF_UNROLL
+    for (size_t i = 1; i < MR; ++i) acc[i][0] = acc[0][0], acc[i][1] = acc[0][1];
+    pw += 16 * sizeof(int32_t);
+    const size_t n = nc - n0;
+    if (n > 8)
+      TFF_C2_BLOCK(2);
+    else
+      TFF_C2_BLOCK(1);
+    const __m256 s0 = _mm256_loadu_ps((const float*)pw), s1 = _mm256_loadu_ps((const float*)pw + 8);
+    pw += 16 * sizeof(float);
+    /* Rows 4 and 3, 2 and 1, then 0 alone; aliased rows past mr hold their
+     * row's values. */
+    const __m256i r43 = requant2(acc[4], acc[3], s0, s1, &rq);
+    store_row(cr[4] + n0, _mm256_castsi256_si128(r43), n);
+    store_row(cr[3] + n0, _mm256_extracti128_si256(r43, 1), n);
+    const __m256i r21 = requant2(acc[2], acc[1], s0, s1, &rq);
+    store_row(cr[2] + n0, _mm256_castsi256_si128(r21), n);
+    store_row(cr[1] + n0, _mm256_extracti128_si256(r21, 1), n);
+    store_row(cr[0] + n0, _mm256_castsi256_si128(requant2(acc[0], acc[0], s0, s1, &rq)), n);
+  }
+}
+
+TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2, 5, gemm)
