@@ -422,12 +422,23 @@ static inline size_t tff_packed_elems(int n, int k) {
 }
 
 /* Row-major [n][k] to tiles of TFF_NR rows, each tile k-major (row n0+j at
- * position j of each group of TFF_NR), zero past row n. */
-static inline void tff_pack_s8(int n, int k, const int8_t* w, int8_t* packed) {
-  for (int n0 = 0; n0 < n; n0 += TFF_NR) {
-    for (int i = 0; i < k; ++i) {
-      for (int j = 0; j < TFF_NR; ++j)
-        *packed++ = n0 + j < n ? w[(size_t)(n0 + j) * k + i] : 0;
+ * position j of each group of TFF_NR), zero past row n; and sums[c] = Σ_i
+ * w[c][i] (wrapping, as tff_sum_s8) in the same pass. Row by row: reads
+ * stay sequential and no byte needs a bounds test. */
+static inline void tff_pack_s8(int n, int k, const int8_t* w, int8_t* packed, int32_t* sums) {
+  for (int n0 = 0; n0 < n; n0 += TFF_NR, packed += (size_t)TFF_NR * k) {
+    for (int j = 0; j < TFF_NR; ++j) {
+      if (n0 + j >= n) {
+        for (int i = 0; i < k; ++i) packed[(size_t)i * TFF_NR + j] = 0;
+        continue;
+      }
+      const int8_t* row = w + (size_t)(n0 + j) * k;
+      uint32_t sum = 0;
+      for (int i = 0; i < k; ++i) {
+        packed[(size_t)i * TFF_NR + j] = row[i];
+        sum += (uint32_t)row[i];
+      }
+      sums[n0 + j] = (int32_t)sum;
     }
   }
 }
