@@ -32,6 +32,7 @@
 #include "kernel_util.h"
 #include "threadpool.h"
 #include "ukernels/f32-gemm/f32-gemm.h"
+#include "ukernels/qs8-packw/qs8-packw.h"
 #include "ukernels/qs8-qc8w-gemm/qs8-qc8w-gemm.h"
 
 typedef enum { TFF_CONV_FLOAT, TFF_CONV_INT8, TFF_CONV_HYBRID } tff_conv_kind;
@@ -421,26 +422,10 @@ static inline size_t tff_packed_elems(int n, int k) {
   return (size_t)((n + TFF_NR - 1) / TFF_NR) * TFF_NR * (size_t)k;
 }
 
-/* Row-major [n][k] to tiles of TFF_NR rows, each tile k-major (row n0+j at
- * position j of each group of TFF_NR), zero past row n; and sums[c] = Σ_i
- * w[c][i] (wrapping, as tff_sum_s8) in the same pass. Row by row: reads
- * stay sequential and no byte needs a bounds test. */
+/* Row-major [n][k] to tiles of TFF_NR rows (qs8-packw's layout) and
+ * sums[c] = Σ_i w[c][i], by the best kernel of this CPU. */
 static inline void tff_pack_s8(int n, int k, const int8_t* w, int8_t* packed, int32_t* sums) {
-  for (int n0 = 0; n0 < n; n0 += TFF_NR, packed += (size_t)TFF_NR * k) {
-    for (int j = 0; j < TFF_NR; ++j) {
-      if (n0 + j >= n) {
-        for (int i = 0; i < k; ++i) packed[(size_t)i * TFF_NR + j] = 0;
-        continue;
-      }
-      const int8_t* row = w + (size_t)(n0 + j) * k;
-      uint32_t sum = 0;
-      for (int i = 0; i < k; ++i) {
-        packed[(size_t)i * TFF_NR + j] = row[i];
-        sum += (uint32_t)row[i];
-      }
-      sums[n0 + j] = (int32_t)sum;
-    }
-  }
+  tff_qs8_packw_select(tff_cpu_effective())->fn((size_t)n, (size_t)k, w, packed, sums);
 }
 
 /* acc[c] = init[c] (0 without init) + Σ_t Σ_i taps[t][off + i]·w[c][t·cin + i]
