@@ -12,11 +12,7 @@ static void direct(size_t n, size_t k, const int8_t* w, int8_t* packed, int32_t*
     for (size_t i = 0; i < k; ++i)
       for (size_t j = 0; j < 16; ++j)
         packed[n0 * k + i * 16 + j] = n0 + j < n ? w[(n0 + j) * k + i] : 0;
-  for (size_t c = 0; c < n; ++c) {
-    uint32_t s = 0;
-    for (size_t i = 0; i < k; ++i) s += (uint32_t)w[c * k + i];
-    sums[c] = (int32_t)s;
-  }
+  direct_row_sums(n, k, w, sums);
 }
 
 int main(void) {

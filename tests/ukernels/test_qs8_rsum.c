@@ -5,14 +5,6 @@
 #include "ukernel_test.h"
 #include "ukernels/qs8-rsum/qs8-rsum.h"
 
-static void direct(size_t n, size_t k, const int8_t* w, int32_t* sums) {
-  for (size_t c = 0; c < n; ++c) {
-    uint32_t s = 0;
-    for (size_t i = 0; i < k; ++i) s += (uint32_t)w[c * k + i];
-    sums[c] = (int32_t)s;
-  }
-}
-
 int main(void) {
   int failed = 0;
   const size_t ks[] = {1, 7, 8, 15, 16, 17, 255, 256, 257, 1000};
@@ -29,7 +21,7 @@ int main(void) {
         int32_t want[3], got[4];
         got[n] = 0x5a5a5a5a;
         if (ci == 0)
-          direct(n, k, w, want);
+          direct_row_sums(n, k, w, want);
         else
           tff_qs8_rsum_configs[0].fn(n, k, w, want);
         cfg->fn(n, k, w, got);
