@@ -26,6 +26,8 @@ FAMILIES = [
     ("test_f32_vbinary.c", "csrc/ukernels/f32-vbinary"),
     ("test_qs8_vadd.c", "csrc/ukernels/qs8-vadd"),
     ("test_qs8_vmul.c", "csrc/ukernels/qs8-vmul"),
+    ("test_qs8_packw.c", "csrc/ukernels/qs8-packw"),
+    ("test_qs8_rsum.c", "csrc/ukernels/qs8-rsum"),
 ]
 
 ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")

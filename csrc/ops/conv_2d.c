@@ -105,14 +105,13 @@ static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTen
   d->acc = malloc((size_t)d->cout * sizeof(int32_t));
   d->taps = malloc((size_t)d->g.k_h * d->g.k_w * sizeof(void*));
   d->pad = calloc((size_t)d->g.in_c, 1);
-  TF_LITE_ENSURE_MSG(ctx, d->packed && d->acc && d->taps && d->pad, OP ": out of memory");
-  for (int grp = 0; grp < d->groups; ++grp)
-    tff_pack_s8(d->cout_g, k, filter->data.int8 + (size_t)grp * d->cout_g * k,
-                (int8_t*)d->packed + grp * d->group_elems);
   d->wsum = malloc((size_t)d->cout * sizeof(int32_t));
   d->init = malloc((size_t)d->cout * sizeof(int32_t));
-  TF_LITE_ENSURE_MSG(ctx, d->wsum && d->init, OP ": out of memory");
-  tff_row_sums_s8(d->cout, k, filter->data.int8, d->wsum);
+  TF_LITE_ENSURE_MSG(ctx, d->packed && d->acc && d->taps && d->pad && d->wsum && d->init,
+                     OP ": out of memory");
+  for (int grp = 0; grp < d->groups; ++grp)
+    tff_pack_s8(d->cout_g, k, filter->data.int8 + (size_t)grp * d->cout_g * k,
+                (int8_t*)d->packed + grp * d->group_elems, d->wsum + grp * d->cout_g);
   if (d->kind == TFF_CONV_INT8) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
   return kTfLiteOk;
 }

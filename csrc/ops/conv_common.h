@@ -32,7 +32,9 @@
 #include "kernel_util.h"
 #include "threadpool.h"
 #include "ukernels/f32-gemm/f32-gemm.h"
+#include "ukernels/qs8-packw/qs8-packw.h"
 #include "ukernels/qs8-qc8w-gemm/qs8-qc8w-gemm.h"
+#include "ukernels/qs8-rsum/qs8-rsum.h"
 
 typedef enum { TFF_CONV_FLOAT, TFF_CONV_INT8, TFF_CONV_HYBRID } tff_conv_kind;
 
@@ -421,15 +423,10 @@ static inline size_t tff_packed_elems(int n, int k) {
   return (size_t)((n + TFF_NR - 1) / TFF_NR) * TFF_NR * (size_t)k;
 }
 
-/* Row-major [n][k] to tiles of TFF_NR rows, each tile k-major (row n0+j at
- * position j of each group of TFF_NR), zero past row n. */
-static inline void tff_pack_s8(int n, int k, const int8_t* w, int8_t* packed) {
-  for (int n0 = 0; n0 < n; n0 += TFF_NR) {
-    for (int i = 0; i < k; ++i) {
-      for (int j = 0; j < TFF_NR; ++j)
-        *packed++ = n0 + j < n ? w[(size_t)(n0 + j) * k + i] : 0;
-    }
-  }
+/* Row-major [n][k] to tiles of TFF_NR rows (qs8-packw's layout) and
+ * sums[c] = Σ_i w[c][i], by the best kernel of this CPU. */
+static inline void tff_pack_s8(int n, int k, const int8_t* w, int8_t* packed, int32_t* sums) {
+  tff_qs8_packw_select(tff_cpu_effective())->fn((size_t)n, (size_t)k, w, packed, sums);
 }
 
 /* acc[c] = init[c] (0 without init) + Σ_t Σ_i taps[t][off + i]·w[c][t·cin + i]
@@ -454,32 +451,10 @@ static inline void tff_igemm_s8(int n, int ntaps, int cin, const void* const* ta
   }
 }
 
-/* Σ of n int8, wrapping: 8 bytes at a time, biased to unsigned (x ^ 0x80 is
- * x + 128), in four 16-bit lanes of at most 32·2·255 after 32 steps; their
- * total (< 2^16) is gathered by the multiply. Prepare sums every weight, and
- * -O2 does not vectorize a byte loop. */
-static inline uint32_t tff_sum_s8(const int8_t* x, size_t n) {
-  const uint64_t lo8 = 0x00ff00ff00ff00ffull;
-  uint32_t total = 0;
-  size_t i = 0;
-  while (n - i >= 8) {
-    uint64_t lanes = 0;
-    size_t steps = 0;
-    for (; steps < 32 && n - i >= 8; ++steps, i += 8) {
-      uint64_t v;
-      memcpy(&v, x + i, 8);
-      v ^= 0x8080808080808080ull;
-      lanes += (v & lo8) + ((v >> 8) & lo8);
-    }
-    total += (uint32_t)((lanes * 0x0001000100010001ull) >> 48) - 1024u * (uint32_t)steps;
-  }
-  for (; i < n; ++i) total += (uint32_t)x[i];
-  return total;
-}
-
-/* sums[c] = Σ_i w[c][i] over a row-major [n][k] int8 matrix. */
+/* sums[c] = Σ_i w[c][i] over a row-major [n][k] int8 matrix, wrapping, by
+ * the best qs8-rsum kernel of this CPU. */
 static inline void tff_row_sums_s8(int n, int k, const int8_t* w, int32_t* sums) {
-  for (int c = 0; c < n; ++c) sums[c] = (int32_t)tff_sum_s8(w + (size_t)c * k, (size_t)k);
+  tff_qs8_rsum_select(tff_cpu_effective())->fn((size_t)n, (size_t)k, w, sums);
 }
 
 /* init[c] = bias[c] − z·sums[c] (bias may be NULL), wrapping like the GEMM. */
@@ -558,8 +533,8 @@ static inline void tff_gemm_pack_weights(tff_gemm* g, const void* w, const float
   for (int grp = 0; grp < g->groups; ++grp) {
     char* dst = (char*)g->packed + grp * g->group_bytes;
     if (g->f32)
-      tff_f32_gemm_pack(g->nc, g->ks, g->kc, g->nr, (const float*)w + grp * per_group,
-                        (float*)dst);
+      g->f32->pack(g->nc, g->ks, g->kc, g->nr, (const float*)w + grp * per_group,
+                   (float*)dst);
     else
       tff_qs8_qc8w_gemm_pack(g->nc, g->ks, g->kc, g->nr, g->qs8->kr,
                              (const int8_t*)w + grp * per_group, scales + grp * g->nc, 1, dst);

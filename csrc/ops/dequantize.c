@@ -27,8 +27,7 @@ typedef struct OpData {
 
 static void run(const OpData* d, const TfLiteTensor* in, float* out) {
   if (in->type == kTfLiteFloat16) {
-    const size_t n = d->outer * d->channels * d->inner;
-    for (size_t i = 0; i < n; ++i) out[i] = tff_half_to_float(in->data.f16[i].data);
+    tff_halves_to_floats((const uint16_t*)in->data.f16, d->outer * d->channels * d->inner, out);
     return;
   }
   const TfLiteAffineQuantization* q = tff_affine(in);

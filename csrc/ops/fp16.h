@@ -24,6 +24,30 @@ static inline float tff_half_to_float(uint16_t h) {
   return f;
 }
 
+/* n halves to floats, the same bits as tff_half_to_float, 4 at a time in
+ * vectors (GCC/Clang vector extensions, as pool_common.h; prepare converts
+ * whole float16 weight tensors). A subnormal is m·2^-24 as
+ * (0.5 + m·2^-24) − 0.5: both exact, and no int -> float conversion. */
+typedef uint32_t tff_v4u __attribute__((vector_size(16)));
+typedef float tff_v4f __attribute__((vector_size(16)));
+
+static inline void tff_halves_to_floats(const uint16_t* h, size_t n, float* out) {
+  size_t i = 0;
+  for (; n - i >= 4; i += 4) {
+    const tff_v4u x = {h[i], h[i + 1], h[i + 2], h[i + 3]};
+    const tff_v4u em = x & 0x7FFFu;
+    const tff_v4u sub = (tff_v4u)((tff_v4f)(em | 0x3F000000u) - 0.5f);
+    const tff_v4u normal = (em << 13) + ((127u - 15u) << 23);
+    const tff_v4u special = (em << 13) | 0x7F800000u;
+    const tff_v4u is_special = (tff_v4u)(em >= 0x7C00u);
+    const tff_v4u is_normal = (tff_v4u)(em >= 0x0400u);
+    const tff_v4u bits = ((x & 0x8000u) << 16) | (is_special & special) |
+                            (~is_special & ((is_normal & normal) | (~is_normal & sub)));
+    memcpy(out + i, &bits, sizeof bits);
+  }
+  for (; i < n; ++i) out[i] = tff_half_to_float(h[i]);
+}
+
 /* binary32 -> binary16, rounded to nearest even (the FP16 library's
  * fp16_ieee_from_fp32_value that TFLite uses): NaN -> quiet NaN 0x7E00 with
  * the sign, |x| >= 65520 -> infinity, below 2^-14 to a subnormal. */

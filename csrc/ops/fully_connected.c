@@ -72,13 +72,11 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
 /* The portable path (constant int8 weights). */
 static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTensor* filter) {
   d->packed = malloc(tff_packed_elems(d->n, d->k));
-  TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
-  tff_pack_s8(d->n, d->k, filter->data.int8, (int8_t*)d->packed);
   d->wsum = malloc((size_t)d->n * sizeof(int32_t));
   d->init = malloc((size_t)d->n * sizeof(int32_t));
   d->acc = malloc((size_t)d->n * sizeof(int32_t));
-  TF_LITE_ENSURE_MSG(ctx, d->wsum && d->init && d->acc, OP ": out of memory");
-  tff_row_sums_s8(d->n, d->k, filter->data.int8, d->wsum);
+  TF_LITE_ENSURE_MSG(ctx, d->packed && d->wsum && d->init && d->acc, OP ": out of memory");
+  tff_pack_s8(d->n, d->k, filter->data.int8, (int8_t*)d->packed, d->wsum);
   return kTfLiteOk;
 }
 

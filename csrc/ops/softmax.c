@@ -22,6 +22,8 @@
  *    past 31 and fails a TFLITE_CHECK in invoke. The exact shift gives 0 for
  *    every element, so the whole row is -128 (every probability <= 1/512,
  *    which is below half an output step of 1/256). */
+#include <pthread.h>
+
 #include "fixedpoint.h"
 #include "ops.h"
 
@@ -34,9 +36,13 @@ typedef struct OpData {
   float out_scale;   /* default: the table and the output quantization */
   int32_t out_zp;
   float table[256];
-  int16_t exp_lut[513];   /* int16: exp on [-10, 0] and 1/(1+x) on [0, 1], */
-  int16_t recip_lut[513]; /* both Q0.15 with outputs over [-1, 1] */
 } OpData;
+
+/* int16: exp on [-10, 0] and 1/(1+x) on [0, 1], both Q0.15 with outputs over
+ * [-1, 1]. The same for every model: filled once per process (pthread_once),
+ * not by each prepare (3078 calls of exp or a division). */
+static int16_t g_exp_lut[513], g_recip_lut[513];
+static pthread_once_t g_luts_once = PTHREAD_ONCE_INIT;
 
 static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int n) {
   int8_t max = INT8_MIN;
@@ -111,6 +117,12 @@ static int16_t lut16_lookup(int16_t x, const int16_t* lut) {
 static double exp_d(double v) { return exp(v); }
 static double recip_d(double v) { return 1.0 / (1.0 + v); }
 
+static void luts_init(void) {
+  const double range = (double)INT16_MAX - INT16_MIN;
+  lut16_populate(exp_d, 10.0 / range, INT16_MAX, 2.0 / range, g_exp_lut);
+  lut16_populate(recip_d, 1.0 / range, INT16_MIN, 2.0 / range, g_recip_lut);
+}
+
 static int16_t clamp16(int32_t v) {
   return (int16_t)(v < INT16_MIN ? INT16_MIN : (v > INT16_MAX ? INT16_MAX : v));
 }
@@ -121,7 +133,7 @@ static void softmax_int16(const OpData* d, const int16_t* x, int16_t* o, int n) 
   int64_t sum = 0; /* Q16.15 */
   for (int i = 0; i < n; ++i) {
     const int32_t scaled = tff_mbqm(x[i] - max, d->mult, d->shift);
-    o[i] = lut16_lookup(clamp16(scaled + 32767), d->exp_lut);
+    o[i] = lut16_lookup(clamp16(scaled + 32767), g_exp_lut);
     sum += o[i];
   }
   /* The row max's exp is ~1 (32767), so sum > 0; capped where TFLite's
@@ -130,7 +142,7 @@ static void softmax_int16(const OpData* d, const int16_t* x, int16_t* o, int n) 
   int hp1 = 0; /* CountLeadingZeros */
   while (!((s << hp1) & 0x80000000u)) ++hp1;
   const int32_t shifted = (int32_t)((((int64_t)s << (hp1 - 1)) + (1 << 13)) >> 14);
-  const int16_t recip = lut16_lookup(clamp16(shifted - ((1 << 15) + (1 << 16))), d->recip_lut);
+  const int16_t recip = lut16_lookup(clamp16(shifted - ((1 << 15) + (1 << 16))), g_recip_lut);
   const int rs = 31 - hp1;
   for (int i = 0; i < n; ++i) {
     const int32_t v = (int32_t)(((int64_t)o[i] * recip + ((int64_t)1 << (rs - 1))) >> rs);
@@ -148,9 +160,7 @@ static TfLiteStatus prepare_int16(TfLiteContext* ctx, const TfLiteTensor* in,
                               fabsf(s_out - 1.0f / 32768) <= 0.001f / 32768,
                      "int16 output needs scale 1/32768 and zero point 0, got %g and %d",
                      (double)s_out, (int)tff_zero_point(out));
-  const double range = (double)INT16_MAX - INT16_MIN;
-  lut16_populate(exp_d, 10.0 / range, INT16_MAX, 2.0 / range, d->exp_lut);
-  lut16_populate(recip_d, 1.0 / range, INT16_MIN, 2.0 / range, d->recip_lut);
+  pthread_once(&g_luts_once, luts_init);
   const double real = (double)tff_scale(in) * (double)d->beta / (10.0 / 65535.0);
   TF_LITE_ENSURE_MSG(ctx, real >= 0.0, "beta * input scale must not be negative, got %g * %g",
                      (double)d->beta, (double)tff_scale(in));

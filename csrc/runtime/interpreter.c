@@ -112,7 +112,11 @@ static TfLiteStatus resize_tensor(TfLiteContext* ctx, TfLiteTensor* t, TfLiteInt
   if (t->allocation_type == kTfLitePersistentRo || t->allocation_type == kTfLiteDynamic ||
       t->allocation_type == kTfLiteArenaRwPersistent) {
     free_owned_data(sg, ti);
-    t->data.data = calloc(1, bytes + TFF_ARENA_TAIL);
+    /* A constant folded at prepare (kTfLitePersistentRo) is written whole by
+     * its op right after, as TFLite's unzeroed realloc: zero-filling it first
+     * would double the cost of converting megabytes of float16 weights. */
+    t->data.data = t->allocation_type == kTfLitePersistentRo ? malloc(bytes + TFF_ARENA_TAIL)
+                                                             : calloc(1, bytes + TFF_ARENA_TAIL);
     if (t->data.data == NULL) {
       report_error(ctx, "ResizeTensor: out of memory for tensor %d (%zu bytes)", ti, bytes);
       return kTfLiteError;

@@ -1,7 +1,8 @@
 /* f32-gemm kernels against a direct sequential sum (which checks the scalar
- * twin and the packing) and against the scalar twin, bit for bit, over tile
- * edges of m, n, k and taps, with and without bias, several clamps (one
- * infinite) and NaN inputs; guard floats after every output row. */
+ * twin and its packing) and against the scalar twin (each kernel with its
+ * own packing), bit for bit, over tile edges of m, n, k and taps, with and
+ * without bias, several clamps (one infinite) and NaN inputs; guard floats
+ * after every output row. */
 #include <math.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ static void direct(const Case* t, float* c, size_t stride) {
 
 static void produce(const tff_f32_gemm_config* cfg, const Case* t, float* c, size_t stride) {
   float* packed = malloc(tff_f32_gemm_packed_size(t->n, t->ks, t->k, cfg->nr) * sizeof(float));
-  tff_f32_gemm_pack(t->n, t->ks, t->k, cfg->nr, t->wt, packed);
+  cfg->pack(t->n, t->ks, t->k, cfg->nr, t->wt, packed);
   tff_f32_gemm_pack_bias(t->n, t->ks, t->k, cfg->nr, t->bias, packed);
   for (size_t i = 0; i < t->m; i += cfg->mr)
     cfg->fn(t->m - i < cfg->mr ? t->m - i : cfg->mr, t->n, t->k, t->ks, t->a + i * t->ks, 0,

@@ -35,6 +35,15 @@ static inline int isa_runs(uint32_t isa, const char* name) {
   return 0;
 }
 
+/* sums[c] = Σ_i w[c][i] of a row-major [n][k] int8 matrix, wrapping. */
+static inline void direct_row_sums(size_t n, size_t k, const int8_t* w, int32_t* sums) {
+  for (size_t c = 0; c < n; ++c) {
+    uint32_t s = 0;
+    for (size_t i = 0; i < k; ++i) s += (uint32_t)w[c * k + i];
+    sums[c] = (int32_t)s;
+  }
+}
+
 #define GUARD 0x5a
 #define GUARD_BYTES 16
 

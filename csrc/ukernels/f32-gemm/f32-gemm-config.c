@@ -5,24 +5,24 @@
 
 const tff_f32_gemm_config tff_f32_gemm_configs[] = {
     {tff_f32_gemm_minmax_ukernel_2x4__scalar, "tff_f32_gemm_minmax_ukernel_2x4__scalar",
-     TFF_ISA_SCALAR, 2, 4},
+     TFF_ISA_SCALAR, 2, 4, tff_f32_gemm_pack},
 #if TFF_BUILD_SSE41
     {tff_f32_gemm_minmax_ukernel_4x8__sse41, "tff_f32_gemm_minmax_ukernel_4x8__sse41",
-     TFF_ISA_SSE41, 4, 8},
+     TFF_ISA_SSE41, 4, 8, tff_f32_gemm_pack__sse41},
     {tff_f32_gemm_minmax_ukernel_1x8__sse41, "tff_f32_gemm_minmax_ukernel_1x8__sse41",
-     TFF_ISA_SSE41, 1, 8},
+     TFF_ISA_SSE41, 1, 8, tff_f32_gemm_pack__sse41},
 #endif
 #if TFF_BUILD_AVX2
     {tff_f32_gemm_minmax_ukernel_5x16__avx2, "tff_f32_gemm_minmax_ukernel_5x16__avx2",
-     TFF_ISA_AVX2, 5, 16},
+     TFF_ISA_AVX2, 5, 16, tff_f32_gemm_pack__sse41},
     {tff_f32_gemm_minmax_ukernel_1x16__avx2, "tff_f32_gemm_minmax_ukernel_1x16__avx2",
-     TFF_ISA_AVX2, 1, 16},
+     TFF_ISA_AVX2, 1, 16, tff_f32_gemm_pack__sse41},
 #endif
 #if TFF_BUILD_NEON
     {tff_f32_gemm_minmax_ukernel_4x8__neon, "tff_f32_gemm_minmax_ukernel_4x8__neon",
-     TFF_ISA_NEON, 4, 8},
+     TFF_ISA_NEON, 4, 8, tff_f32_gemm_pack__neon},
     {tff_f32_gemm_minmax_ukernel_1x8__neon, "tff_f32_gemm_minmax_ukernel_1x8__neon",
-     TFF_ISA_NEON, 1, 8},
+     TFF_ISA_NEON, 1, 8, tff_f32_gemm_pack__neon},
 #endif
 };
 const int tff_f32_gemm_num_configs =
@@ -46,11 +46,9 @@ size_t tff_f32_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr) {
 void tff_f32_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, const float* k,
                        float* packed) {
   const size_t kk = ks * kc;
-  for (size_t n0 = 0; n0 < nc; n0 += nr) {
-    float* w = packed + n0 * (1 + kk) + nr;
-    for (size_t i = 0; i < kk; ++i)
-      for (size_t j = 0; j < nr; ++j) *w++ = n0 + j < nc ? k[(n0 + j) * kk + i] : 0.0f;
-  }
+  for (size_t n0 = 0; n0 < nc; n0 += nr)
+    tff_f32_gemm_pack_taps(kk, nr, nc - n0 < nr ? nc - n0 : nr, 0, k + n0 * kk,
+                           packed + n0 * (1 + kk) + nr);
 }
 
 void tff_f32_gemm_pack_bias(size_t nc, size_t ks, size_t kc, size_t nr, const float* bias,

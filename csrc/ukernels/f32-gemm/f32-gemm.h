@@ -47,11 +47,17 @@ TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x16__avx2)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__neon)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x8__neon)
 
+/* Packs k [nc][ks][kc] for NR = nr; the bias slots are written by
+ * tff_f32_gemm_pack_bias. */
+typedef void (*tff_f32_gemm_pack_fn)(size_t nc, size_t ks, size_t kc, size_t nr, const float* k,
+                                     float* packed);
+
 typedef struct {
   tff_f32_gemm_fn fn;
   const char* name;
   uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
   uint8_t mr, nr;
+  tff_f32_gemm_pack_fn pack; /* the same bytes as tff_f32_gemm_pack, faster */
 } tff_f32_gemm_config;
 
 extern const tff_f32_gemm_config tff_f32_gemm_configs[];
@@ -61,12 +67,25 @@ const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m);
 
 /* Floats of packed weights for nc channels of ks taps of kc. */
 size_t tff_f32_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr);
-/* Packs k [nc][ks][kc]; the bias slots are written by ..._pack_bias. */
+/* The scalar twin of the packing (tff_f32_gemm_pack_fn); the SIMD ones
+ * transpose 4x4 (nr a multiple of 4). */
 void tff_f32_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, const float* k,
                        float* packed);
+void tff_f32_gemm_pack__sse41(size_t nc, size_t ks, size_t kc, size_t nr, const float* k,
+                              float* packed);
+void tff_f32_gemm_pack__neon(size_t nc, size_t ks, size_t kc, size_t nr, const float* k,
+                             float* packed);
 /* Writes bias[nc] (NULL: zeros) into the packed blocks. */
 void tff_f32_gemm_pack_bias(size_t nc, size_t ks, size_t kc, size_t nr, const float* bias,
                             float* packed);
+
+/* Taps [i0, kk) of one block: rows (<= nr) channels from k (row-major
+ * [rows][kk]), zeros past them, to w[i][nr]. */
+static inline void tff_f32_gemm_pack_taps(size_t kk, size_t nr, size_t rows, size_t i0,
+                                          const float* k, float* w) {
+  for (size_t i = i0; i < kk; ++i)
+    for (size_t j = 0; j < nr; ++j) w[i * nr + j] = j < rows ? k[j * kk + i] : 0.0f;
+}
 
 /* Row pointers of a tile of MR rows (MR a constant after inlining): rows
  * past mr alias row mr-1, so they compute and store its values again. */

@@ -71,15 +71,18 @@ size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr,
   return round_up(nc, nr) / nr * block_size(ks, kc, nr, kr);
 }
 
-/* n (<= 8) bytes; the common full chunks as one move each. */
-static inline void copy_chunk(int8_t* d, const int8_t* s, size_t n) {
-  switch (n) {
-    case 8: memcpy(d, s, 8); break;
-    case 4: memcpy(d, s, 4); break;
-    case 2: memcpy(d, s, 2); break;
-    default:
-      for (size_t i = 0; i < n; ++i) d[i] = s[i];
+/* One channel's kc taps to chunks of kr bytes, `step` apart (a partial last
+ * chunk lands on zeros). The full chunks of the kernels' KR (8, 4, 2, 1) are
+ * one fixed-size move each, chosen once per row, not per chunk. */
+static inline void copy_row(int8_t* d, const int8_t* s, size_t kc, size_t kr, size_t step) {
+  size_t k0 = 0;
+  switch (kr) {
+    case 8: for (; kc - k0 >= 8; k0 += 8, d += step) memcpy(d, s + k0, 8); break;
+    case 4: for (; kc - k0 >= 4; k0 += 4, d += step) memcpy(d, s + k0, 4); break;
+    case 2: for (; kc - k0 >= 2; k0 += 2, d += step) memcpy(d, s + k0, 2); break;
+    case 1: for (; k0 < kc; ++k0, d += step) *d = s[k0]; break;
   }
+  for (; k0 < kc; k0 += kr, d += step) memcpy(d, s + k0, kc - k0 < kr ? kc - k0 : kr);
 }
 
 /* Per block: zero the weights when there is padding (past kc or nc), then
@@ -94,11 +97,8 @@ void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t k
     if (rows < nr || kcp != kc) memset(w, 0, ks * kcp * nr);
     for (size_t j = 0; j < rows; ++j) {
       const int8_t* src = k + (n0 + j) * ks * kc;
-      for (size_t t = 0; t < ks; ++t, src += kc) {
-        int8_t* dst = w + t * kcp * nr + j * kr;
-        for (size_t k0 = 0; k0 < kc; k0 += kr, dst += nr * kr)
-          copy_chunk(dst, src + k0, kc - k0 < kr ? kc - k0 : kr);
-      }
+      for (size_t t = 0; t < ks; ++t, src += kc)
+        copy_row(w + t * kcp * nr + j * kr, src, kc, kr, nr * kr);
     }
     w += ks * kcp * nr;
     for (size_t j = 0; j < nr; ++j) {

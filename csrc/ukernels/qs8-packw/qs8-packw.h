@@ -1,0 +1,51 @@
+/* qs8-packw: int8 weights [n][k] (row-major) to the portable int8 GEMM's
+ * tiles of 16 rows (conv_common.h's TFF_NR), each k-major: row n0+j at byte
+ * j of each group of 16, zeros past row n; and in the same pass
+ * sums[c] = Σ_i w[c][i] for c < n, wrapping like the GEMM (uint32). */
+#ifndef TFLITE_FAST_UKERNELS_QS8_PACKW_H_
+#define TFLITE_FAST_UKERNELS_QS8_PACKW_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*tff_qs8_packw_fn)(size_t n, size_t k, const int8_t* w, int8_t* packed,
+                                 int32_t* sums);
+
+void tff_qs8_packw_ukernel_x16__scalar(size_t n, size_t k, const int8_t* w, int8_t* packed,
+                                       int32_t* sums);
+void tff_qs8_packw_ukernel_x16__sse41(size_t n, size_t k, const int8_t* w, int8_t* packed,
+                                      int32_t* sums);
+
+typedef struct {
+  tff_qs8_packw_fn fn;
+  const char* name;
+  uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
+} tff_qs8_packw_config;
+
+extern const tff_qs8_packw_config tff_qs8_packw_configs[];
+extern const int tff_qs8_packw_num_configs;
+/* The kernel of the best ISA in isa_mask. */
+const tff_qs8_packw_config* tff_qs8_packw_select(uint32_t isa_mask);
+
+/* Taps [i0, k) of one tile of `rows` (<= 16) rows at w: each row in order
+ * (reads stay sequential, no byte needs a bounds test), its bytes added to
+ * sums[j]; zeros for rows past `rows`. The scalar kernel, and the SIMD
+ * kernels' tail. */
+static inline void tff_qs8_packw_taps(size_t k, size_t rows, size_t i0, const int8_t* w,
+                                      int8_t* packed, uint32_t* sums) {
+  for (size_t j = 0; j < 16; ++j) {
+    if (j >= rows) {
+      for (size_t i = i0; i < k; ++i) packed[i * 16 + j] = 0;
+      continue;
+    }
+    const int8_t* row = w + j * k;
+    uint32_t sum = 0;
+    for (size_t i = i0; i < k; ++i) {
+      packed[i * 16 + j] = row[i];
+      sum += (uint32_t)row[i];
+    }
+    sums[j] += sum;
+  }
+}
+
+#endif /* TFLITE_FAST_UKERNELS_QS8_PACKW_H_ */
