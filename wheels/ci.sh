@@ -30,4 +30,5 @@ for tool in x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 clang:clang; do
 done
 python wheels/compile_check.py x86_64-w64-mingw32-gcc win-amd64
 python wheels/compile_check.py clang linux-aarch64 --target=aarch64-linux-gnu
+wheels/sdist_check.sh
 echo "wheels/ci.sh: all wheel checks passed"
