@@ -40,28 +40,28 @@ class Delegate:
         import ctypes  # only delegates need it: kept off the import path
         import platform
 
+        # The delegate must outlive every interpreter using it, which __del__
+        # order guarantees only under CPython's reference counting.
         if platform.python_implementation() != "CPython":
-            raise RuntimeError("Delegates are currently only supported into CPython"
-                               "due to missing immediate reference counting.")
-        self._library = ctypes.pydll.LoadLibrary(library)
-        self._library.tflite_plugin_create_delegate.argtypes = [
-            ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p), ctypes.c_int,
-            ctypes.CFUNCTYPE(None, ctypes.c_char_p)]
-        self._library.tflite_plugin_create_delegate.restype = ctypes.c_void_p
-        self._library.tflite_plugin_destroy_delegate.argtypes = [ctypes.c_void_p]
-        options = options or {}
-        keys = (ctypes.c_char_p * len(options))()
-        values = (ctypes.c_char_p * len(options))()
-        for i, (k, v) in enumerate(options.items()):
-            keys[i] = str(k).encode("utf-8")
-            values[i] = str(v).encode("utf-8")
+            raise RuntimeError("external delegates need CPython (their lifetime follows "
+                               "reference counting), not %s" % platform.python_implementation())
+        c_str_array = ctypes.POINTER(ctypes.c_char_p)
+        report_fn = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
+        lib = ctypes.pydll.LoadLibrary(library)
+        for name, restype, argtypes in (
+                ("tflite_plugin_create_delegate", ctypes.c_void_p,
+                 [c_str_array, c_str_array, ctypes.c_int, report_fn]),
+                ("tflite_plugin_destroy_delegate", None, [ctypes.c_void_p])):
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = restype, argtypes
+        self._library = lib
+        pairs = [(str(k).encode("utf-8"), str(v).encode("utf-8")) for k, v in (options or {}).items()]
+        keys = (ctypes.c_char_p * len(pairs))(*(k for k, _ in pairs))
+        values = (ctypes.c_char_p * len(pairs))(*(v for _, v in pairs))
         messages = []
-
-        @ctypes.CFUNCTYPE(None, ctypes.c_char_p)
-        def report(msg):
-            messages.append(msg.decode("utf-8", "replace") if msg else "")
-
-        self._delegate_ptr = self._library.tflite_plugin_create_delegate(keys, values, len(options), report)
+        # Kept in a local for the whole call: ctypes frees the C thunk with it.
+        report = report_fn(lambda msg: messages.append(msg.decode("utf-8", "replace") if msg else ""))
+        self._delegate_ptr = lib.tflite_plugin_create_delegate(keys, values, len(pairs), report)
         if self._delegate_ptr is None:
             raise ValueError("".join(messages))
 

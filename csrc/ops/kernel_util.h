@@ -17,7 +17,10 @@
 #include "tflite_fast/builtin_op_data.h"
 #include "tflite_fast/common.h"
 
-/* ---- reporting and validation (messages name the bad value) ---- */
+/* ---- reporting and validation (messages name the bad value) ----
+ * The macro names and the generic messages ("%s:%d %s was not true.") are
+ * TFLite's on purpose: kernels written for TFLite compile against them, and
+ * users see the error text they know. */
 #define TF_LITE_KERNEL_LOG(ctx, ...) (ctx)->ReportError((ctx), __VA_ARGS__)
 
 #define TF_LITE_ENSURE_MSG(ctx, cond, ...) \
