@@ -4,8 +4,9 @@ For each model and thread count, the runtimes are invoked in interleaved
 rounds (A B C, A B C, ...) so machine noise hits all of them alike; each
 sample is one round trip (set_tensor + invoke + get_tensor). Prints medians
 and ratios (tflite_fast / other; < 1 means tflite_fast is faster). The
-init column is Interpreter(model_path) + allocate_tensors() (median of a few),
-compared with ai-edge-litert's default (XNNPACK) interpreter.
+init column is Interpreter(model_path) + allocate_tensors() (median of a few
+interleaved constructions), compared with ai-edge-litert's default (XNNPACK)
+interpreter.
 
     python bench/bench_models.py [MODEL ...] [--threads 1 2] [--rounds 30]
                                  [--markdown]   # also writes bench/README.md
@@ -61,25 +62,27 @@ class Runner:
         self.samples.append(time.perf_counter() - t0)
 
 
-def init_time(make, reps):
-    """Median seconds of make() + allocate_tensors()."""
-    samples = []
+def init_times(makers, reps):
+    """Median seconds of make() + allocate_tensors() per name, the makers
+    interleaved (A B, A B, ...) like the round trips, so load hits both alike."""
+    samples = {name: [] for name in makers}
     for _ in range(reps):
-        t0 = time.perf_counter()
-        it = make()
-        it.allocate_tensors()
-        samples.append(time.perf_counter() - t0)
-        del it
-    return float(np.median(samples))
+        for name, make in makers.items():
+            t0 = time.perf_counter()
+            it = make()
+            it.allocate_tensors()
+            samples[name].append(time.perf_counter() - t0)
+            del it
+    return {name: float(np.median(v)) for name, v in samples.items()}
 
 
-def bench(path, threads, rounds, warmup, init_reps=7):
+def bench(path, threads, rounds, warmup, init_reps=9):
     import tflite_fast.interpreter as tff
     from ai_edge_litert import interpreter as lrt
-    inits = {
-        "tflite_fast": init_time(lambda: tff.Interpreter(model_path=path, num_threads=threads), init_reps),
-        "litert_xnnpack": init_time(lambda: lrt.Interpreter(model_path=path, num_threads=threads), init_reps),
-    }
+    inits = init_times({
+        "tflite_fast": lambda: tff.Interpreter(model_path=path, num_threads=threads),
+        "litert_xnnpack": lambda: lrt.Interpreter(model_path=path, num_threads=threads),
+    }, init_reps)
     runners = [
         Runner("tflite_fast", lambda: tff.Interpreter(model_path=path, num_threads=threads)),
         Runner("litert_xnnpack", lambda: lrt.Interpreter(model_path=path, num_threads=threads)),
