@@ -15,8 +15,15 @@ v2 (3-D) and v1 (4-D, FlexBuffer options dimensions / scale), TransformTensorBil
 and its v1 "TransformTensor" (no align-corners shift, option mode). TransformLandmarks is
 checked against a RESHAPE / BATCH_MATMUL / ADD graph in the oracle, integer-translation
 crops against PAD + SLICE, and both against numpy formulations of MediaPipe's code.
+
+Landmarks2TransformMatrix (v1: [1,1,1,C] landmarks, v2: 3-D) has no oracle equivalent: it
+is checked against float64 numpy formulations of its definition over drawn landmarks and
+options (FlexBuffer maps with typed int vectors, as MediaPipe reads them), a known
+geometry, and rejections of every option and shape MediaPipe refuses or would read out of
+bounds with.
 """
 
+import json
 import struct
 
 import numpy as np
@@ -28,6 +35,7 @@ import oracle
 from model_builder import ModelBuilder, S
 
 import tflite_fast.interpreter as tff
+from tflite_fast import cli
 from test_custom_ops import lib, run, two_input_model  # noqa: F401 (lib is a fixture)
 
 pytestmark = pytest.mark.skipif(oracle.ours_module() is oracle.oracle_module(),
@@ -658,3 +666,325 @@ def test_flexbuffer_options_never_read_out_of_bounds():
             assert "TransformLandmarks: " in str(e)
             outcomes.add("rejected")
     assert outcomes == {"ok", "rejected"}
+
+
+# --- Landmarks2TransformMatrix -------------------------------------------------------
+
+
+def typed_map(**options):
+    """A FlexBuffer map with int lists as typed vectors, as MediaPipe's options hold them
+    (flexbuffers.Dumps writes untyped vectors, which MediaPipe's AsTypedVector reads empty)."""
+    b = flexbuffers.Builder()
+    with b.Map():
+        for key, value in options.items():
+            b.Key(key)
+            if isinstance(value, list):
+                b.TypedVectorFromElements(value)
+            else:
+                b.Add(value)
+    return bytes(b.Finish())
+
+
+def l2tm_model(shape, version, options, dtype=F32, inputs=1):
+    b = ModelBuilder()
+    xs = [b.tensor("landmarks%d" % i, list(shape), dtype) for i in range(inputs)]
+    y = b.tensor("matrix", [1, 4, 4], F32)
+    b.op("CUSTOM", xs, [y], custom_code="Landmarks2TransformMatrix", version=version,
+         custom_options=options)
+    b.inputs(xs)
+    b.outputs([y])
+    return b.build()
+
+
+def rot2(a):
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+
+def affine4(a=np.eye(2), t=(0.0, 0.0)):
+    """The 4x4 matrix acting as the 2x2 `a` plus translation t on (x, y), z kept."""
+    m = np.eye(4)
+    m[:2, :2], m[:2, 3] = a, t
+    return m
+
+
+def np_l2tm_v2(lm, o):
+    """Landmarks2TransformMatrix v2 in float64, from its definition: the rotation r turns
+    the left->right landmark direction to target_rotation_radians; the subset's bounding
+    box in that rotated frame (size w x h, centre c rotated back) gives the crop, and the
+    matrix maps output pixels (centred, scaled by scale * box / output size, rotated by -r)
+    to input coordinates. Landmark i is values 3i, 3i+1 of the flat tensor."""
+    p = lm.astype(np.float64).ravel()
+    xy = [p[3 * i:3 * i + 2] for i in range(p.size // 3)]
+    d = xy[o["right_rotation_idx"]] - xy[o["left_rotation_idx"]]
+    r = float(F32(o["target_rotation_radians"])) - np.arctan2(d[1], d[0])
+    pts = np.array([xy[i] for i in o["subset_idxs"]]) @ rot2(r).T
+    lo, hi = pts.min(0), pts.max(0)
+    centre = rot2(-r) @ ((lo + hi) / 2)
+    ow, oh = o["output_width"], o["output_height"]
+    size = np.array([float(F32(o["scale_x"])) / ow, float(F32(o["scale_y"])) / oh]) * (hi - lo)
+    m = (affine4(t=centre) @ affine4(rot2(-r)) @ affine4(np.diag(size))
+         @ affine4(t=(-ow / 2, -oh / 2)))
+    return m.astype(F32)[None]
+
+
+def np_l2tm_v1(lm, o):
+    """Landmarks2TransformMatrix v1 in float64, from its definition: a = -atan of the
+    left->right slope; the subset rotated by a spans a box (bounds starting at -+1e5),
+    scaled by bbox_size_multiplier; a 3x3 matrix takes output pixels to [-1, 1], scales by
+    the box / landmarks_range, rotates by -a about the box centre (in [-1, 1] units of
+    landmarks_range) and maps [-1, 1] to input pixels; embedded in 4x4, z kept."""
+    p = lm.astype(np.float64).ravel()
+    xy = [p[3 * i:3 * i + 2] for i in range(p.size // 3)]
+    d = xy[o["right_rotation_idx"]] - xy[o["left_rotation_idx"]]
+    with np.errstate(divide="ignore"):
+        a = -np.arctan(d[1] / d[0])
+    pts = np.array([xy[i] for i in o["subset"]]) @ rot2(a).T
+    hi, lo = np.maximum(pts.max(0), -1e5), np.minimum(pts.min(0), 1e5)
+    n, k = o["landmarks_range"], float(F32(o["bbox_size_multiplier"]))
+    (ih, iw), (oh, ow) = o["input_hw"][:2], o["output_hw"][:2]
+    rotation = np.eye(3)
+    rotation[:2, :2] = rot2(-a)
+    rotation[:2, 2] = rot2(-a) @ ((hi + lo) / 2) / n * 2 - 1
+    scale = np.diag([*((hi - lo) * k / n), 1.0])
+    to_relative = np.array([[2 / (ow - 1), 0, -1], [0, 2 / (oh - 1), -1], [0, 0, 1]])
+    to_absolute = np.array([[(iw - 1) / 2, 0, (iw - 1) / 2], [0, (ih - 1) / 2, (ih - 1) / 2],
+                            [0, 0, 1]])
+    itm = to_absolute @ rotation @ scale @ to_relative
+    m = np.eye(4)
+    m[:2, :2], m[:2, 3], m[2, :3] = itm[:2, :2], itm[:2, 2], itm[2]
+    return m.astype(F32)[None]
+
+
+def run_l2tm(lm, version, o):
+    return ours(l2tm_model(lm.shape, version, typed_map(**o)), [lm])
+
+
+f32s = st.floats(0.25, 4.0, width=32)
+
+
+@st.composite
+def l2tm_case(draw, version):
+    """(landmarks, options): n landmarks of 3 values (plus 0..2 unread trailing values),
+    indices in range, the rotation pair distinct (v1 divides by their x difference)."""
+    n = draw(st.integers(2, 40))
+    extra = draw(st.integers(0, 2))
+    idx = st.integers(0, n - 1)
+    left = draw(idx)
+    right = draw(idx.filter(lambda i: i != left))
+    subset = draw(st.lists(idx, min_size=1, max_size=12))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    scale = draw(st.sampled_from([1.0, 256.0, 1000.0]))
+    values = rng.uniform(-0.2, 1.2, 3 * n + extra) * scale
+    o = dict(left_rotation_idx=left, right_rotation_idx=right)
+    if version == 2:
+        shape = (1, n, 3) if not extra else draw(st.sampled_from([(1, 1, 3 * n + extra),
+                                                                  (3 * n + extra, 1, 1)]))
+        o.update(subset_idxs=subset, output_height=draw(st.integers(1, 512)),
+                 output_width=draw(st.integers(1, 512)), scale_x=draw(f32s),
+                 scale_y=draw(f32s),
+                 target_rotation_radians=draw(st.floats(-7, 7, width=32)))
+    else:
+        shape = (1, 1, 1, 3 * n + extra)
+        o.update(subset=subset, dimensions=3, landmarks_range=draw(st.sampled_from([1, 256])),
+                 bbox_size_multiplier=draw(st.sampled_from([1.0, 1.5, 0.25, -2.0])),
+                 input_hw=[draw(st.integers(1, 1080)), draw(st.integers(1, 1920))],
+                 output_hw=[draw(st.integers(2, 512)), draw(st.integers(2, 512))])
+    return values.astype(F32).reshape(shape), o
+
+
+@settings(max_examples=60, deadline=None)
+@given(c=l2tm_case(2))
+def test_landmarks_to_transform_matrix_v2(c):
+    lm, o = c
+    oracle.assert_outputs_match(run_l2tm(lm, 2, o), [np_l2tm_v2(lm, o)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(c=l2tm_case(1))
+def test_landmarks_to_transform_matrix_v1(c):
+    """The translation column sums terms as large as half the input size, which cancel when
+    the box centre nears the crop edge: float32 rounding is relative to those terms, so the
+    absolute tolerance scales with the input size as well as with the result."""
+    lm, o = c
+    (got,), ref = run_l2tm(lm, 1, o), np_l2tm_v1(lm, o)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    terms = max(np.abs(ref).max(), max(o["input_hw"]) / 2)
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * terms)
+
+
+def face_like_case(version):
+    """A rotated square of landmarks, the rotation pair two of its corners."""
+    corners = np.array([[100.0, 50.0], [180.0, 90.0], [140.0, 170.0], [60.0, 130.0]])
+    lm = np.concatenate([corners, np.zeros((4, 1))], 1).astype(F32)
+    o = dict(left_rotation_idx=0, right_rotation_idx=1)
+    if version == 2:
+        o.update(subset_idxs=[0, 1, 2, 3, 2], output_height=192, output_width=192, scale_x=1.5,
+                 scale_y=1.5, target_rotation_radians=0.0)
+        return lm[None], o
+    o.update(subset=[0, 1, 2], dimensions=3, landmarks_range=256, bbox_size_multiplier=1.5,
+             input_hw=[256, 256], output_hw=[192, 192])
+    return lm.reshape(1, 1, 1, 12), o
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_landmarks_to_transform_matrix_known_geometry(version):
+    """A square crop: v2 maps the output's centre pixel to the square's centre and its
+    corner (0, 0) along the square's edge direction; odd subsets repeat their last index."""
+    lm, o = face_like_case(version)
+    got = run_l2tm(lm, version, o)[0][0].astype(np.float64)
+    ref = (np_l2tm_v2 if version == 2 else np_l2tm_v1)(lm, o)[0]
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-4)
+    if version == 2:
+        np.testing.assert_allclose(got @ [96, 96, 0, 1], [120, 110, 0, 1], atol=1e-3)
+        side = np.hypot(80, 40) * 1.5  # the square's side in the rotated frame, scaled
+        corner = got @ [0, 0, 0, 1]
+        np.testing.assert_allclose(np.hypot(*(corner[:2] - [120, 110])), side / np.sqrt(2),
+                                   rtol=1e-5)
+
+
+def test_landmarks_to_transform_matrix_degenerate_inputs_run():
+    """Values MediaPipe runs on without a failure: v1's left == right (0 / 0 slope) and
+    output_hw 1 (2 / 0), non-finite landmarks, one-landmark subsets. They give NaN / inf
+    or zero-sized boxes, never a crash."""
+    lm = np.arange(12, dtype=F32).reshape(1, 1, 1, 12)
+    v1 = dict(subset=[1], left_rotation_idx=2, right_rotation_idx=2, dimensions=3,
+              landmarks_range=1, bbox_size_multiplier=1.0, input_hw=[1, 1], output_hw=[1, 1])
+    out = run_l2tm(lm, 1, v1)[0]
+    assert out.shape == (1, 4, 4) and out[0, 3, 3] == 1
+    v2 = dict(subset_idxs=[3], left_rotation_idx=0, right_rotation_idx=0, output_height=1,
+              output_width=1, scale_x=1.0, scale_y=1.0)
+    bad = lm.reshape(1, 4, 3).copy()
+    bad[0, 3] = [np.inf, np.nan, 0]
+    for x in (lm.reshape(1, 4, 3), bad):
+        out = run_l2tm(x, 2, v2)[0]
+        assert out.shape == (1, 4, 4)
+    # a one-landmark box is empty: v2 rotates about it with zero scale
+    np.testing.assert_allclose(run_l2tm(lm.reshape(1, 4, 3), 2, v2)[0][0, :2, :],
+                               [[0, 0, 0, 9], [0, 0, 0, 10]], atol=1e-5)
+
+
+V2_OPTIONS = dict(subset_idxs=[0, 1, 2], left_rotation_idx=0, right_rotation_idx=1,
+                  output_height=64, output_width=64, scale_x=1.0, scale_y=1.0)
+V1_OPTIONS = dict(subset=[0, 1, 2], left_rotation_idx=0, right_rotation_idx=1, dimensions=3,
+                  landmarks_range=256, bbox_size_multiplier=1.0, input_hw=[64, 64],
+                  output_hw=[32, 32])
+
+
+def l2tm_rejected(version, shape=None, drop=(), dtype=F32, inputs=1, **changes):
+    o = dict(V2_OPTIONS if version == 2 else V1_OPTIONS, **changes)
+    for key in drop:
+        del o[key]
+    shape = shape or ((1, 4, 3) if version == 2 else (1, 1, 1, 12))
+    return rejected(l2tm_model(shape, version, typed_map(**o), dtype, inputs), None)
+
+
+def test_landmarks_to_transform_matrix_v2_rejects():
+    assert "must be 3-D (version 2); got rank 4" in l2tm_rejected(2, (1, 1, 4, 3))
+    assert "must be 3-D (version 2); got rank 2" in l2tm_rejected(2, (4, 3))
+    assert "must be float32, got INT32" in l2tm_rejected(2, dtype=np.int32)
+    assert "tff_num_inputs(node) != 1 (2 != 1)" in l2tm_rejected(2, inputs=2)
+    # v2 reads all 3 values of a landmark: 4 x 3 values hold landmarks 0..3
+    assert "option 'subset_idxs[2]' = 4 is out of range: landmark i reads values 3i..3i+2 " \
+        "of 12" in l2tm_rejected(2, subset_idxs=[0, 1, 4])
+    assert "of 11" in l2tm_rejected(2, (1, 1, 11), subset_idxs=[3])
+    assert "option 'subset_idxs[1]' must be >= 0, got -1" in l2tm_rejected(2, subset_idxs=[0, -1])
+    assert "option 'left_rotation_idx' = 4 is out of range" in l2tm_rejected(
+        2, left_rotation_idx=4)
+    assert "option 'right_rotation_idx' must be >= 0, got -2" in l2tm_rejected(
+        2, right_rotation_idx=-2)
+    assert "option 'subset_idxs' is empty" in l2tm_rejected(2, drop=["subset_idxs"])
+    assert "option 'subset_idxs' is empty" in l2tm_rejected(2, subset_idxs=[])
+    assert "output_height and output_width must be > 0, got 0, 64" in l2tm_rejected(
+        2, output_height=0)
+    assert "output_height and output_width must be > 0, got 64, -3" in l2tm_rejected(
+        2, output_width=-3)
+    assert "output_height and output_width must be > 0, got 0, 64" in l2tm_rejected(
+        2, drop=["output_height"])
+    assert "scale_x and scale_y must be > 0, got 0, 1" in l2tm_rejected(2, drop=["scale_x"])
+    assert "scale_x and scale_y must be > 0, got 1, -0.5" in l2tm_rejected(2, scale_y=-0.5)
+    assert "option 'output_width' must be a 32-bit integer" in l2tm_rejected(
+        2, output_width=2.5)
+    assert "option 'scale_x' must be a number" in l2tm_rejected(2, scale_x="big")
+    assert "option 'subset_idxs' must be a typed vector of integers" in l2tm_rejected(
+        2, subset_idxs=7)
+    untyped = flexbuffers.Dumps(dict(V2_OPTIONS))
+    assert "option 'subset_idxs' must be a typed vector of integers" in rejected(
+        l2tm_model((1, 4, 3), 2, untyped), None)
+    assert "option 'subset_idxs'[1] must be a 32-bit integer" in l2tm_rejected(
+        2, subset_idxs=[0.0, 1.5])
+    assert "unresolved custom op: Landmarks2TransformMatrix." in rejected(
+        l2tm_model((1, 4, 3), 3, typed_map(**V2_OPTIONS)), None)
+
+
+def test_landmarks_to_transform_matrix_v1_rejects():
+    assert "must be 4-D (version 1); got rank 3" in l2tm_rejected(1, (1, 4, 3))
+    assert "version 1 landmarks must be [1,1,1,C], got [1,2,1,6]" in l2tm_rejected(
+        1, (1, 2, 1, 6))
+    assert "version 1 landmarks must be [1,1,1,C], got [2,1,1,12]" in l2tm_rejected(
+        1, (2, 1, 1, 12))
+    # v1 reads x and y only: 11 values still hold landmark 3 (values 9, 10)
+    assert "option 'subset[0]' = 4 is out of range: landmark i reads values 3i..3i+1 of 11" \
+        in l2tm_rejected(1, (1, 1, 1, 11), subset=[4])
+    assert "option 'subset[2]' must be >= 0, got -1" in l2tm_rejected(1, subset=[0, 1, -1])
+    assert "option 'right_rotation_idx' = 9 is out of range" in l2tm_rejected(
+        1, right_rotation_idx=9)
+    assert "option 'subset' is empty" in l2tm_rejected(1, subset=[])
+    assert "option dimensions must be 3, got 2" in l2tm_rejected(1, dimensions=2)
+    assert "option dimensions must be 3, got 0" in l2tm_rejected(1, drop=["dimensions"])
+    assert "option landmarks_range must be > 0, got 0" in l2tm_rejected(1, landmarks_range=0)
+    assert "option bbox_size_multiplier must not be 0" in l2tm_rejected(
+        1, drop=["bbox_size_multiplier"])
+    assert "option 'input_hw' must be [h, w] > 0, got h = 64 w = 0" in l2tm_rejected(
+        1, input_hw=[64])
+    assert "option 'input_hw' must be [h, w] > 0, got h = 0 w = 0" in l2tm_rejected(
+        1, drop=["input_hw"])
+    assert "option 'output_hw' must be [h, w] > 0, got h = -1 w = 5" in l2tm_rejected(
+        1, output_hw=[-1, 5])
+    assert "option 'output_hw' must be a typed vector of integers" in l2tm_rejected(
+        1, output_hw="32x32")
+    # a third entry is ignored, as MediaPipe reads only [0] and [1]
+    it = tff.Interpreter(model_content=l2tm_model(
+        (1, 1, 1, 12), 1, typed_map(**dict(V1_OPTIONS, input_hw=[64, 64, 3]))))
+    it.allocate_tensors()
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_landmarks_to_transform_matrix_options_never_read_out_of_bounds(version):
+    """Every truncation and single-byte corruption of the options works or fails prepare
+    with a message naming the op; none reads outside the buffer or past the landmarks."""
+    good = typed_map(**(V2_OPTIONS if version == 2 else V1_OPTIONS))
+    variants = [good[:k] for k in range(len(good))]
+    variants += [good[:k] + bytes([v]) + good[k + 1:] for k in range(len(good))
+                 for v in (0x00, 0x01, 0x07, 0x7F, 0x80, 0xFF)]
+    shape = (1, 4, 3) if version == 2 else (1, 1, 1, 12)
+    lm = np.arange(12, dtype=F32).reshape(shape)
+    outcomes = set()
+    for options in variants:
+        it = tff.Interpreter(model_content=l2tm_model(shape, version, options))
+        try:
+            it.allocate_tensors()
+        except RuntimeError as e:
+            assert "Landmarks2TransformMatrix: " in str(e)
+            outcomes.add("rejected")
+            continue
+        it.set_tensor(it.get_input_details()[0]["index"], lm)
+        it.invoke()
+        outcomes.add("ok")
+    assert outcomes == {"ok", "rejected"}
+
+
+def test_landmarks_to_transform_matrix_reported_supported(tmp_path, capsys):
+    """_get_ops_details names the op and `tflite-fast inspect` lists both versions as
+    supported, like the other built-in MediaPipe ops."""
+    for version in (1, 2):
+        shape = (1, 4, 3) if version == 2 else (1, 1, 1, 12)
+        model = l2tm_model(shape, version,
+                           typed_map(**(V2_OPTIONS if version == 2 else V1_OPTIONS)))
+        it = tff.Interpreter(model_content=model)
+        assert [d["op_name"] for d in it._get_ops_details()] == ["Landmarks2TransformMatrix"]
+        path = tmp_path / ("l2tm%d.tflite" % version)
+        path.write_bytes(model)
+        assert cli.main(["inspect", str(path), "--json"]) == 0
+        ops = json.loads(capsys.readouterr().out)["subgraphs"][0]["ops"]
+        assert [(op["op"], op["supported"]) for op in ops] == [("Landmarks2TransformMatrix",
+                                                                 "yes")]

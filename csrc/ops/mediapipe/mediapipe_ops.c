@@ -1,6 +1,7 @@
 #include "mediapipe_ops.h"
 
 #include <float.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -93,5 +94,28 @@ TfLiteStatus tff_mp_flex_number(TfLiteContext* ctx, const tff_flex* map, const c
     return kTfLiteOk;
   }
   TF_LITE_ENSURE_MSG(ctx, tff_flex_number(&v, out), "%s: option '%s' must be a number", op, key);
+  return kTfLiteOk;
+}
+
+TfLiteStatus tff_mp_flex_ints(TfLiteContext* ctx, const tff_flex* map, const char* op,
+                              const char* key, int** vals, size_t* n) {
+  tff_flex v = {.type = kFlexVectorInt};
+  *n = 0;
+  if (tff_flex_get(map, key, &v))
+    TF_LITE_ENSURE_MSG(ctx,
+                       v.type == kFlexVectorInt || v.type == kFlexVectorUInt ||
+                           v.type == kFlexVectorFloat,
+                       "%s: option '%s' must be a typed vector of integers", op, key);
+  int* p = (int*)realloc(*vals, (v.len ? v.len : 1) * sizeof(int));
+  TF_LITE_ENSURE_MSG(ctx, p != NULL, "%s: out of memory for option '%s'", op, key);
+  *vals = p;
+  for (size_t i = 0; i < v.len; ++i) {
+    tff_flex e;
+    int64_t x;
+    TF_LITE_ENSURE_MSG(ctx, tff_flex_at(&v, i, &e) && tff_flex_int(&e, &x),
+                       "%s: option '%s'[%zu] must be a 32-bit integer", op, key, i);
+    p[i] = (int)x;
+  }
+  *n = v.len;
   return kTfLiteOk;
 }

@@ -10,7 +10,8 @@
  * The options of the unversioned ops are raw C structs in
  * custom_initial_data (MediaPipe reinterpret_casts them); the helpers below
  * copy them out after checking the size, since the bytes are unaligned and
- * may be short. Version-1 Transform* ops take a FlexBuffer map instead. */
+ * may be short. Version-1 Transform* ops and Landmarks2TransformMatrix take
+ * a FlexBuffer map instead. */
 #ifndef TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
 #define TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_
 
@@ -40,6 +41,14 @@ TfLiteStatus tff_mp_flex_options(TfLiteContext* ctx, const TfLiteNode* node, con
  * when absent; a value of another kind fails naming the op and the key. */
 TfLiteStatus tff_mp_flex_number(TfLiteContext* ctx, const tff_flex* map, const char* op,
                                 const char* key, double def, int integral, double* out);
+
+/* Option `key` of the map as a typed vector of 32-bit integers, copied into
+ * *vals (realloc'ed, caller-owned, never NULL on success) with its count in
+ * *n. Absent is empty, as MediaPipe's AsTypedVector reads it; an untyped
+ * vector (which AsTypedVector also reads as empty), another kind of value or
+ * a non-integral element fails naming the op and the key. */
+TfLiteStatus tff_mp_flex_ints(TfLiteContext* ctx, const tff_flex* map, const char* op,
+                              const char* key, int** vals, size_t* n);
 
 /* The 4x4 matrix input of the Transform* ops: float32 with at least the 8
  * values of its first two rows (all they read). */
