@@ -22,10 +22,10 @@
  *    past 31 and fails a TFLITE_CHECK in invoke. The exact shift gives 0 for
  *    every element, so the whole row is -128 (every probability <= 1/512,
  *    which is below half an output step of 1/256). */
-#include <pthread.h>
 
 #include "fixedpoint.h"
 #include "ops.h"
+#include "platform.h"
 
 typedef struct OpData {
   int fixed_point;   /* int8 reference kernel */
@@ -39,10 +39,10 @@ typedef struct OpData {
 } OpData;
 
 /* int16: exp on [-10, 0] and 1/(1+x) on [0, 1], both Q0.15 with outputs over
- * [-1, 1]. The same for every model: filled once per process (pthread_once),
+ * [-1, 1]. The same for every model: filled once per process (tff_once),
  * not by each prepare (3078 calls of exp or a division). */
 static int16_t g_exp_lut[513], g_recip_lut[513];
-static pthread_once_t g_luts_once = PTHREAD_ONCE_INIT;
+static tff_once_flag g_luts_once;
 
 static void softmax_fixed_point(const OpData* d, const int8_t* x, int8_t* o, int n) {
   int8_t max = INT8_MIN;
@@ -160,7 +160,7 @@ static TfLiteStatus prepare_int16(TfLiteContext* ctx, const TfLiteTensor* in,
                               fabsf(s_out - 1.0f / 32768) <= 0.001f / 32768,
                      "int16 output needs scale 1/32768 and zero point 0, got %g and %d",
                      (double)s_out, (int)tff_zero_point(out));
-  pthread_once(&g_luts_once, luts_init);
+  tff_once(&g_luts_once, luts_init);
   const double real = (double)tff_scale(in) * (double)d->beta / (10.0 / 65535.0);
   TF_LITE_ENSURE_MSG(ctx, real >= 0.0, "beta * input scale must not be negative, got %g * %g",
                      (double)d->beta, (double)tff_scale(in));

@@ -1,6 +1,8 @@
 /* See platform.h. */
 #include "platform.h"
 
+#include "cpu/portable.h"
+
 #include <stdlib.h>
 
 #if defined(_WIN32)
@@ -105,3 +107,17 @@ uint64_t tff_physical_memory(void) {
   return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }
 #endif
+
+enum { kOnceIdle = 0, kOnceRunning = 1, kOnceDone = 2 };
+
+void tff_once(tff_once_flag* flag, void (*init)(void)) {
+  if (atomic_load_explicit(flag, memory_order_acquire) == kOnceDone) return;
+  int idle = kOnceIdle;
+  if (atomic_compare_exchange_strong_explicit(flag, &idle, kOnceRunning, memory_order_acq_rel,
+                                              memory_order_acquire)) {
+    init();
+    atomic_store_explicit(flag, kOnceDone, memory_order_release);
+    return;
+  }
+  while (atomic_load_explicit(flag, memory_order_acquire) != kOnceDone) tff_cpu_relax();
+}

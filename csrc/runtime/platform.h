@@ -4,6 +4,7 @@
 #ifndef TFLITE_FAST_RUNTIME_PLATFORM_H_
 #define TFLITE_FAST_RUNTIME_PLATFORM_H_
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,13 @@ void tff_unmap_file(void* data, size_t size);
  * sizeof(void*)), or NULL; freed only by tff_aligned_free. */
 void* tff_aligned_alloc(size_t align, size_t size);
 void tff_aligned_free(void* p);
+
+/* Runs init() once per process however many threads arrive together; the
+ * others wait until it has returned. A flag is a zero-initialised static.
+ * C11 atomics, not pthread_once: the same code on Win32, and no glibc 2.34
+ * symbol in the manylinux2014 wheels. */
+typedef atomic_int tff_once_flag;
+void tff_once(tff_once_flag* flag, void (*init)(void));
 
 /* Physical memory in bytes, or 0 when unknown. */
 uint64_t tff_physical_memory(void);
