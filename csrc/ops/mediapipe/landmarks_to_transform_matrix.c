@@ -300,24 +300,8 @@ static TfLiteStatus invoke_v2(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
-const TfLiteRegistration* tff_register_mp_landmarks_to_transform_matrix_v1(void) {
-  static const TfLiteRegistration r = {.init = init,
-                                       .free = free_data,
-                                       .prepare = prepare_v1,
-                                       .invoke = invoke_v1,
-                                       .builtin_code = kTfLiteBuiltinCustom,
-                                       .custom_name = OP,
-                                       .version = 1};
-  return &r;
-}
+TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_landmarks_to_transform_matrix_v1, OP, 1,
+                           init, free_data, prepare_v1, invoke_v1)
 
-const TfLiteRegistration* tff_register_mp_landmarks_to_transform_matrix(void) {
-  static const TfLiteRegistration r = {.init = init,
-                                       .free = free_data,
-                                       .prepare = prepare_v2,
-                                       .invoke = invoke_v2,
-                                       .builtin_code = kTfLiteBuiltinCustom,
-                                       .custom_name = OP,
-                                       .version = 2};
-  return &r;
-}
+TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_landmarks_to_transform_matrix, OP, 2,
+                           init, free_data, prepare_v2, invoke_v2)

@@ -69,17 +69,17 @@ TfLiteStatus tff_mp_pool_params(TfLiteContext* ctx, const TfLiteNode* node, cons
 /* g's padding for a pool from a large_h x large_w image to small_h x small_w. */
 void tff_mp_pool_pad(tff_mp_pool* g, int large_h, int large_w, int small_h, int small_w);
 
-/* The registration of a MediaPipe op, state freed with tff_free_user_data. */
-#define TFF_MEDIAPIPE_REGISTRATION(fn, name, init_fn, prepare_fn, invoke_fn)      \
-  const TfLiteRegistration* fn(void) {                                            \
-    static const TfLiteRegistration r = {.init = init_fn,                        \
-                                         .free = tff_free_user_data,             \
-                                         .prepare = prepare_fn,                  \
-                                         .invoke = invoke_fn,                    \
-                                         .builtin_code = kTfLiteBuiltinCustom,   \
-                                         .custom_name = name,                    \
-                                         .version = 1};                          \
-    return &r;                                                                    \
+/* The registration of version `ver` of MediaPipe op `name`. */
+#define TFF_MEDIAPIPE_REGISTRATION(fn, name, ver, init_fn, free_fn, prepare_fn, invoke_fn) \
+  const TfLiteRegistration* fn(void) {                                                  \
+    static const TfLiteRegistration r = {.init = init_fn,                              \
+                                         .free = free_fn,                              \
+                                         .prepare = prepare_fn,                        \
+                                         .invoke = invoke_fn,                          \
+                                         .builtin_code = kTfLiteBuiltinCustom,         \
+                                         .custom_name = name,                          \
+                                         .version = ver};                              \
+    return &r;                                                                          \
   }
 
 #endif  // TFLITE_FAST_OPS_MEDIAPIPE_MEDIAPIPE_OPS_H_

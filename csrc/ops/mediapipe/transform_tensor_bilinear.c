@@ -119,15 +119,8 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
-TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_transform_tensor_v1, OP_V1, init, prepare_v1, invoke)
+TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_transform_tensor_v1, OP_V1, 1,
+                           init, tff_free_user_data, prepare_v1, invoke)
 
-const TfLiteRegistration* tff_register_mp_transform_tensor_bilinear(void) {
-  static const TfLiteRegistration r = {.init = init,
-                                       .free = tff_free_user_data,
-                                       .prepare = prepare_v2,
-                                       .invoke = invoke,
-                                       .builtin_code = kTfLiteBuiltinCustom,
-                                       .custom_name = OP,
-                                       .version = 2};
-  return &r;
-}
+TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_transform_tensor_bilinear, OP, 2,
+                           init, tff_free_user_data, prepare_v2, invoke)

@@ -119,4 +119,5 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
-TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_transpose_conv_bias, OP, init, prepare, invoke)
+TFF_MEDIAPIPE_REGISTRATION(tff_register_mp_transpose_conv_bias, OP, 1,
+                           init, tff_free_user_data, prepare, invoke)
