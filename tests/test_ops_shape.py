@@ -272,6 +272,27 @@ def test_strided_slice_end_zero(mode, dtype, begin, end, offset):
     oracle.check(model, [x], mode)
 
 
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.int32])
+@pytest.mark.parametrize("shape,begin,end,strides", [
+    ([1, 15, 1, 64], [0, 1, 0, 0], [1, 15, 1, 64], [1, 1, 1, 1]),   # a streaming state's tail
+    ([2, 5, 3, 4], [1, 1, 0, 0], [2, 4, 3, 4], [1, 2, 1, 1]),        # whole rows, strided outer
+    ([2, 5, 3, 4], [0, 1, 0, 1], [2, 4, 3, 4], [1, 1, 1, 1]),        # inner dim not whole
+    ([2, 5, 3, 4], [0, 1, 1, 0], [2, 4, 3, 4], [1, 1, 1, 1]),        # middle dim not whole
+    ([3, 4, 5], [0, 0, 0], [3, 4, 5], [1, 1, 1]),                    # everything: one copy
+    ([3, 4, 5], [2, 0, 0], [0, 4, 5], [-1, 1, 1]),                   # reversed outer, whole rows
+])
+def test_strided_slice_whole_rows(mode, dtype, shape, begin, end, strides):
+    """Inner dims taken whole merge into one copy per outer index (merge_rows)."""
+    x = values(shape, dtype, 3)
+    out_shape = list(np.empty(shape)[tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides))].shape)
+    n = len(shape)
+    model = single_op("STRIDED_SLICE", [("x", shape, dtype, None), ("b", [n], np.int32, begin),
+                                        ("e", [n], np.int32, end), ("s", [n], np.int32, strides)],
+                      out_shape, dtype)
+    oracle.check(model, [x], mode)
+
 @tff_only
 @pytest.mark.parametrize("mode", oracle.MODES)
 def test_strided_slice_int64_indices(mode):

@@ -4,15 +4,18 @@
 #include <limits.h>
 #include <stdlib.h>
 
+/* Invoke paths call this, so no division on the common path: while n fits
+ * 32 bits, n*d (d < 2^31) is exact in 64 bits and is compared afterwards. */
 size_t tff_num_elements(const TfLiteIntArray* dims) {
-  size_t n = 1;
+  uint64_t n = 1;
   for (int i = 0; i < dims->size; ++i) {
     const int d = dims->data[i];
     if (d <= 0) return 0;
-    if (n > (SIZE_MAX / 2) / (size_t)d) return SIZE_MAX / 2;
-    n *= (size_t)d;
+    if ((n >> 32) != 0 && n > UINT64_MAX / (uint64_t)d) return SIZE_MAX / 2;
+    n *= (uint64_t)d;
+    if (n > SIZE_MAX / 2) return SIZE_MAX / 2;
   }
-  return n;
+  return (size_t)n;
 }
 
 TfLiteStatus tff_resize_output(TfLiteContext* ctx, TfLiteTensor* t, int rank, const int* dims) {
@@ -204,10 +207,10 @@ static void concat_inputs(TfLiteContext* ctx, const TfLiteNode* node, int axis, 
   if (axis < 0) axis += out->dims->size;
   for (int d = 0; d < axis; ++d) outer *= (size_t)out->dims->data[d];
   if (outer == 0) return;
-  for (int i = 0; i < node->inputs->size; ++i) row += input_bytes(ctx, node, i) / outer;
+  row = tff_num_elements(out->dims) * tff_type_size(out->type) / outer; /* the inputs' sum */
   for (int i = 0; i < node->inputs->size; ++i) {
     const char* in = tff_input(ctx, node, i)->data.raw_const;
-    const size_t chunk = input_bytes(ctx, node, i) / outer;
+    const size_t bytes = input_bytes(ctx, node, i), chunk = outer == 1 ? bytes : bytes / outer;
     for (size_t o = 0; o < outer; ++o) memcpy(out->data.raw + o * row + at, in + o * chunk, chunk);
     at += chunk;
   }

@@ -15,7 +15,7 @@ typedef struct OpData {
   int rank; /* effective rank; 0 copies a scalar */
   int start[SLICE_MAX_DIMS], step[SLICE_MAX_DIMS], count[SLICE_MAX_DIMS];
   size_t stride[SLICE_MAX_DIMS]; /* input elements per index of each effective dim */
-  size_t elem;
+  size_t elem;                   /* bytes of one element: a whole merged row after merge_rows */
 } OpData;
 
 /* One effective dim as TFLite's BuildStridedSliceParams leaves it. */
@@ -180,6 +180,21 @@ static TfLiteStatus build(TfLiteContext* ctx, TfLiteNode* node, OpData* d, int* 
   return kTfLiteOk;
 }
 
+/* While the innermost dim is taken whole (start 0, step 1, every index), it
+ * folds into the next one: an element becomes that whole row, so a slice of
+ * whole rows (streaming models keep the tail of a state buffer this way) is
+ * one memcpy instead of one per row. The innermost stride stays 1. */
+static void merge_rows(OpData* d) {
+  while (d->rank > 1) {
+    const int last = d->rank - 1;
+    const size_t n = (size_t)d->count[last];
+    if (d->start[last] != 0 || d->step[last] != 1 || n == 0 || n != d->stride[last - 1]) return;
+    d->elem *= n;
+    for (int k = 0; k < last; ++k) d->stride[k] /= n;
+    d->rank = last;
+  }
+}
+
 /* Copies n elements taken `step` apart (type-agnostic, by element size). */
 static void gather(char* dst, const char* src, int n, int step, size_t elem) {
   if (step == 1) {
@@ -244,6 +259,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   for (int i = 1; i <= 3; ++i) TF_LITE_ENSURE_OK(ctx, check_index_tensor(ctx, node, i, tff_dim(begin, 0)));
   int dims[SLICE_MAX_DIMS], rank;
   TF_LITE_ENSURE_OK(ctx, build(ctx, node, d, dims, &rank));
+  merge_rows(d);
   if (!tff_is_constant(in)) return tff_resize_output(ctx, out, rank, dims);
   TF_LITE_ENSURE_OK(ctx, tff_resize_output_persistent(ctx, out, rank, dims));
   slice(d, in->data.raw_const, out->data.raw);
