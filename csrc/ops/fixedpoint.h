@@ -76,36 +76,37 @@ static inline int32_t tff_fp_sat_add(int64_t a, int64_t b) {
  * sqrt(1/2) factor), the pair with the smaller r kept; log(r) comes from a
  * rational approximation around 2^(-1/4). */
 static inline int32_t tff_fp_log_ge1(int32_t x, int in_bits, int out_bits) {
-  const int32_t log_2 = 1488522236, sqrt_sqrt_half = 1805811301, sqrt_half = 1518500250;
-  const int32_t alpha_n = 117049297, alpha_d = 127690142, alpha_i = 1057819769,
-                alpha_f = 638450708;
+  /* Q0.31 constants: ln 2, 2^(-1/4), 2^(-1/2), and the four coefficients of
+   * the rational approximation of ln(m) for m near 2^(-1/4). */
+  const int32_t ln2 = 1488522236, root4_half = 1805811301, root2_half = 1518500250;
+  const int32_t c_num = 117049297, c_den2 = 127690142, c_den1 = 1057819769, c_den0 = 638450708;
   const int acc_bits = out_bits + 1;
-  const int32_t shifted_quarter = tff_rdbpot(536870912, acc_bits);
-  const int za_h1 = x ? tff_clz32((uint32_t)x) : 32;
-  const int32_t r_a_tmp = tff_fp_sat_shl(x, za_h1 - 1);
-  const int32_t r_a = tff_fp_sat_shl(tff_srdhm(r_a_tmp, sqrt_half), 1);
-  const int32_t za_adj =
-      tff_fp_sat_add(tff_fp_sat_shl(in_bits - za_h1, 31 - acc_bits), shifted_quarter);
-  const int32_t z_b = tff_srdhm(x, sqrt_half);
-  const int zb_h = (z_b ? tff_clz32((uint32_t)z_b) : 32) - 1;
-  const int32_t r_b = tff_fp_sat_shl(x, zb_h);
-  const int32_t zb_adj =
-      tff_fp_sat_add(tff_fp_sat_shl(in_bits - zb_h, 31 - acc_bits), -(int64_t)shifted_quarter);
-  const int32_t r = r_a < r_b ? r_a : r_b;
-  const int32_t z_adj = za_adj > zb_adj ? za_adj : zb_adj;
-  const int64_t ps = (int64_t)r + sqrt_sqrt_half;
-  const int32_t p = (int32_t)((ps + (ps >= 0 ? 1 : -1)) / 2);
-  int32_t q = tff_fp_add(r, -sqrt_sqrt_half);
-  q = tff_fp_add(q, q);
-  const int32_t sq = tff_srdhm(q, q);
-  const int32_t num = tff_fp_add(tff_srdhm(q, r), tff_srdhm(tff_srdhm(q, sq), alpha_n));
-  const int32_t den_m1 =
-      tff_fp_add(tff_srdhm(p, tff_fp_add(tff_fp_add(alpha_i, q), tff_srdhm(alpha_d, sq))),
-                 tff_srdhm(alpha_f, q));
-  const int32_t recip = tff_fp_one_over_one_plus_x(den_m1);
-  const int32_t num_scaled = tff_rdbpot(num, acc_bits);
-  const int32_t sum = tff_fp_add(tff_srdhm(z_adj, log_2), tff_srdhm(num_scaled, recip));
-  return tff_fp_sat_shl(sum, acc_bits - out_bits);
+  const int32_t quarter = tff_rdbpot(536870912, acc_bits); /* 1/4 in Q(acc_bits) */
+  /* Candidate 1: m1 = x normalised (top bit at 30) times 2^(-1/2), doubled. */
+  const int lz1 = x ? tff_clz32((uint32_t)x) : 32;
+  const int32_t m1 = tff_fp_sat_shl(tff_srdhm(tff_fp_sat_shl(x, lz1 - 1), root2_half), 1);
+  const int32_t e1 = tff_fp_sat_add(tff_fp_sat_shl(in_bits - lz1, 31 - acc_bits), quarter);
+  /* Candidate 2: x normalised after scaling by 2^(-1/2). */
+  const int32_t x_scaled = tff_srdhm(x, root2_half);
+  const int lz2 = (x_scaled ? tff_clz32((uint32_t)x_scaled) : 32) - 1;
+  const int32_t m2 = tff_fp_sat_shl(x, lz2);
+  const int32_t e2 =
+      tff_fp_sat_add(tff_fp_sat_shl(in_bits - lz2, 31 - acc_bits), -(int64_t)quarter);
+  /* The smaller mantissa is the one nearer 2^(-1/4); its exponent term wins. */
+  const int32_t m = m1 < m2 ? m1 : m2;
+  const int32_t e = e1 > e2 ? e1 : e2;
+  const int64_t mid2 = (int64_t)m + root4_half;
+  const int32_t mid = (int32_t)((mid2 + (mid2 >= 0 ? 1 : -1)) / 2); /* (m + 2^(-1/4)) / 2 */
+  int32_t d = tff_fp_add(m, -root4_half);
+  d = tff_fp_add(d, d); /* 2 (m - 2^(-1/4)) */
+  const int32_t d2 = tff_srdhm(d, d);
+  const int32_t numer = tff_fp_add(tff_srdhm(d, m), tff_srdhm(tff_srdhm(d, d2), c_num));
+  const int32_t denom_less_1 =
+      tff_fp_add(tff_srdhm(mid, tff_fp_add(tff_fp_add(c_den1, d), tff_srdhm(c_den2, d2))),
+                 tff_srdhm(c_den0, d));
+  const int32_t inv_denom = tff_fp_one_over_one_plus_x(denom_less_1);
+  const int32_t ln_m = tff_srdhm(tff_rdbpot(numer, acc_bits), inv_denom);
+  return tff_fp_sat_shl(tff_fp_add(tff_srdhm(e, ln2), ln_m), acc_bits - out_bits);
 }
 
 /* TFLite's GetInvSqrtQuantizedMultiplierExp with reverse shift -1:
