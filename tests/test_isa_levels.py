@@ -2,6 +2,10 @@
 subprocesses with TFLITE_FAST_DISABLE_ISA in {"", "avx2", "all"} (best ISA,
 SSE4.1, scalar twins), their outputs compared bit-exactly across levels and
 with the oracle, and the kernels prepare chose checked against the level.
+Except float outputs in default numerics: there the float SOFTMAX, RSQRT and
+innermost MEAN follow XNNPACK's kernel for the ISA (its summation order, FMA
+or not, the CPU's RSQRTPS estimate), whose bits differ per ISA as XNNPACK's
+do; every level stays within float tolerance of the oracle.
 
 Adding a case is one line in CASES: (model stem, numerics mode).
 """
@@ -74,6 +78,8 @@ def test_levels_agree(name, mode):
     base = results[""]
     for level, outs in results.items():
         for a, b in zip(outs, base):
+            if mode == "default" and a.dtype.kind == "f":
+                continue  # per-ISA float bits, checked against the oracle above
             assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), \
                 f"{name}: DISABLE_ISA={level!r} differs from the best ISA"
 

@@ -28,6 +28,9 @@ FAMILIES = [
     ("test_qs8_vmul.c", "csrc/ukernels/qs8-vmul"),
     ("test_qs8_packw.c", "csrc/ukernels/qs8-packw"),
     ("test_qs8_rsum.c", "csrc/ukernels/qs8-rsum"),
+    ("test_f32_rsum.c", "csrc/ukernels/f32-rsum"),
+    ("test_f32_raddstoreexpminusmax.c", "csrc/ukernels/f32-raddstoreexpminusmax"),
+    ("test_f32_vrsqrt.c", "csrc/ukernels/f32-vrsqrt"),
 ]
 
 ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")

@@ -13,10 +13,13 @@
  *    XNNPACK declines, i.e. the axes were computed by another op): the rows
  *    of 16 channels use NEON rounding (ties up), the tail the scalar MBQM, on
  *    a single thread. */
+#include "cpu/cpu.h"
 #include "ops.h"
 #include "reduce_common.h"
+#include "ukernels/f32-rsum/f32-rsum.h"
+#include "ukernels/ftz.h"
 
-enum { kMeanFloat, kMeanRef, kMeanXnn, kMeanOpt };
+enum { kMeanFloat, kMeanFloatXnn, kMeanRef, kMeanXnn, kMeanOpt };
 
 typedef struct OpData {
   int kind;
@@ -26,7 +29,10 @@ typedef struct OpData {
   int32_t bias;                   /* OPT: z_out minus the rounded input zero point term */
   int channels16;                 /* OPT: channels handled 16 at a time */
   int channels;
-  float scale, zp_f;              /* XNN */
+  float scale, zp_f;              /* XNN (and float XNN: scale = 1/N) */
+  size_t xdims[6];                /* float XNN: the input as XNNPACK normalizes it */
+  int contiguous;                 /* float XNN: the innermost dim is reduced */
+  tff_f32_rsum_fn rsum;           /* float XNN, contiguous */
 } OpData;
 
 #define SUM_FOLD(a, x) ((a) + (x))
@@ -45,6 +51,65 @@ static int32_t mbqm_ties_up(int32_t x, int32_t m, int shift) {
 static int32_t clamp_s8(int32_t v) { return v < -128 ? -128 : (v > 127 ? 127 : v); }
 
 TFF_ZEROED_INIT(init, OpData)
+
+/* XNNPACK's reduce (xnn_normalize_reduction): runs of adjacent reduced or
+ * kept dims merged into one, the result right-aligned in 6 dims padded with
+ * 1s, so the dims alternate kept/reduced. When the last dim is reduced
+ * (contiguous), dims 1, 3, 5 are reduced: each output is the sum, over dims
+ * 1 then 3 in order, of f32-rsum(row of dim 5) * (1/N). Otherwise dims 0,
+ * 2, 4 are reduced: each output sums, over dims 0 then 2, the plain
+ * running sum down dim 4 times 1/N (its rdsum kernel). Under FTZ/DAZ. */
+static void prepare_float_xnn(OpData* d) {
+  const tff_reduce* r = &d->r;
+  size_t merged[6];
+  int nd = 0;
+  for (int i = 0; i < r->rank; ++i) {
+    if (i > 0 && r->reduced[i] == r->reduced[i - 1]) {
+      merged[nd - 1] *= (size_t)r->dims[i];
+    } else {
+      merged[nd++] = (size_t)r->dims[i];
+    }
+  }
+  for (int i = 0; i < 6; ++i) d->xdims[i] = i < 6 - nd ? 1 : merged[i - (6 - nd)];
+  d->contiguous = r->last_reduced;
+  d->scale = 1.0f / (float)r->n;
+  d->rsum = tff_f32_rsum_select(tff_cpu_effective())->fn;
+  d->kind = kMeanFloatXnn;
+}
+
+static void mean_float_xnn(const OpData* d, const float* x, float* o) {
+  const unsigned csr = tff_ftz_enter();
+  const size_t* s = d->xdims;
+  size_t st[6];
+  st[5] = 1;
+  for (int i = 4; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
+  if (d->contiguous) {
+    for (size_t a = 0; a < s[0]; ++a)
+      for (size_t b = 0; b < s[2]; ++b)
+        for (size_t c = 0; c < s[4]; ++c, ++o) {
+          *o = 0.0f;
+          for (size_t i = 0; i < s[1]; ++i)
+            for (size_t j = 0; j < s[3]; ++j)
+              d->rsum(s[5], x + a * st[0] + i * st[1] + b * st[2] + j * st[3] + c * st[4],
+                      d->scale, o);
+        }
+    tff_ftz_leave(csr);
+    return;
+  }
+  for (size_t a = 0; a < s[1]; ++a)
+    for (size_t b = 0; b < s[3]; ++b)
+      for (size_t c = 0; c < s[5]; ++c, ++o) {
+        *o = 0.0f;
+        for (size_t i = 0; i < s[0]; ++i)
+          for (size_t j = 0; j < s[2]; ++j) {
+            const float* p = x + a * st[1] + b * st[3] + c + i * st[0] + j * st[2];
+            float sum = 0.0f;
+            for (size_t k = 0; k < s[4]; ++k) sum += p[k * st[4]];
+            *o += sum * d->scale;
+          }
+      }
+  tff_ftz_leave(csr);
+}
 
 static void prepare_int8(TfLiteContext* ctx, TfLiteNode* node, const TfLiteTensor* in,
                          const TfLiteTensor* out, int keep_dims, OpData* d) {
@@ -93,6 +158,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      "type %s not supported (float32, int8)", TfLiteTypeGetName(in->type));
   if (in->type == kTfLiteFloat32) {
     d->kind = kMeanFloat;
+    if (tff_reduce_xnn(ctx, node) && d->r.in_count > 0) prepare_float_xnn(d);
     return kTfLiteOk;
   }
   TF_LITE_ENSURE_OK(ctx, tff_check_quant(ctx, "MEAN", "input", in));
@@ -126,6 +192,10 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const tff_reduce* r = &d->r;
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
+  if (d->kind == kMeanFloatXnn) {
+    mean_float_xnn(d, in->data.f, out->data.f);
+    return kTfLiteOk;
+  }
   if (d->kind == kMeanFloat) {
     float* o = out->data.f;
     memset(o, 0, r->out_count * sizeof(float));

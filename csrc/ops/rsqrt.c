@@ -1,14 +1,8 @@
 /* RSQRT: y = 1/sqrt(x).
  *  - float32, reference: 1.0f / sqrtf(x).
- *  - float32, default: AUTO's XNNPACK kernel: the CPU's estimate y0
- *    (RSQRTPS on AVX, VRSQRT14PS on AVX-512), one Newton step
- *      y = y0 − (x·(y0·y0) − 1)·(0.5·y0),   0 where x = +inf,
- *    all with denormals flushed to zero (XNNPACK runs with FTZ/DAZ: so
- *    RSQRT(0) and RSQRT(denormal) are NaN and y0² underflows for x > ~1e38,
- *    as the oracle shows). The estimate tables are the CPU's own (RSQRTPS
- *    even differs between vendors), so y0 here is 1/sqrtf: about a quarter
- *    of normal results differ from AUTO by an ulp (within 1e-5); the
- *    special values match.
+ *  - float32, default: AUTO's XNNPACK kernel, f32-vrsqrt (the CPU's RSQRTPS
+ *    estimate and one Newton step under FTZ/DAZ; the kernel chosen at
+ *    prepare, see ukernels/f32-vrsqrt/f32-vrsqrt.h).
  *  - int8: XNNPACK does not take it, so both modes run TFLite's fixed-point
  *    kernel (elementwise.cc RsqrtEvalQuantizedInt8), evaluated here once
  *    per code into a table:
@@ -23,18 +17,16 @@
 #include <float.h>
 #include <math.h>
 
+#include "cpu/cpu.h"
 #include "fixedpoint.h"
 #include "ops.h"
 #include "unary_common.h"
-
-static inline float rsqrt_xnnpack(float x) {
-  return x == INFINITY ? 0.0f : tff_xnn_rsqrt_step(x);
-}
 
 typedef struct OpData {
   int8_t lut[256];
   int32_t zi;
   int ref;
+  tff_f32_vrsqrt_fn f32; /* default numerics */
 } OpData;
 
 TFF_ZEROED_INIT(init, OpData)
@@ -46,6 +38,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      TfLiteTypeGetName(in->type), TfLiteTypeGetName(out->type));
   OpData* d = (OpData*)node->user_data;
   d->ref = tff_numerics_ref(ctx);
+  d->f32 = tff_f32_vrsqrt_select(tff_cpu_effective())->fn;
   if (in->type == kTfLiteFloat32) return kTfLiteOk;
   TF_LITE_ENSURE_MSG(ctx, in->type == kTfLiteInt8,
                      "RSQRT: type %s is not supported (float32, int8)",
@@ -86,8 +79,8 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
     float* y = out->data.f;
     if (d->ref) {
       for (size_t i = 0; i < n; ++i) y[i] = 1.0f / sqrtf(x[i]);
-    } else {
-      for (size_t i = 0; i < n; ++i) y[i] = rsqrt_xnnpack(x[i]);
+    } else if (n > 0) {
+      d->f32(n, x, y);
     }
     return kTfLiteOk;
   }

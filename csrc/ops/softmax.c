@@ -1,5 +1,9 @@
 /* SOFTMAX over the last dim: float32, and int8 in with int8 out at scale 1/256,
- * zero point -128 (TFLite activations.cc). docs/numerics.md §1.8:
+ * zero point -128 (TFLite activations.cc).
+ * float32 with beta 1 in default numerics: AUTO gives the node to XNNPACK,
+ * whose bits this follows (softmax_xnn, f32-raddstoreexpminusmax); other
+ * betas and the reference run exp((x − max)·beta)/sum in libm.
+ * int8, docs/numerics.md §1.8:
  *  - reference (BUILTIN_REF): TFLite's fixed point, built here from gemmlowp's
  *    fixedpoint.h semantics: the input difference to the row max rescaled to
  *    Q5.26, exp_on_negative_values, a Q12.19 sum, 1/sum by Newton-Raphson.
@@ -23,9 +27,12 @@
  *    every element, so the whole row is -128 (every probability <= 1/512,
  *    which is below half an output step of 1/256). */
 
+#include "cpu/cpu.h"
 #include "fixedpoint.h"
 #include "ops.h"
 #include "platform.h"
+#include "ukernels/f32-raddstoreexpminusmax/f32-raddstoreexpminusmax.h"
+#include "ukernels/ftz.h"
 
 typedef struct OpData {
   int fixed_point;   /* int8 reference kernel */
@@ -36,6 +43,7 @@ typedef struct OpData {
   float out_scale;   /* default: the table and the output quantization */
   int32_t out_zp;
   float table[256];
+  tff_f32_raddstoreexpminusmax_fn xnn_exp; /* float32 nodes that AUTO gives XNNPACK */
 } OpData;
 
 /* int16: exp on [-10, 0] and 1/(1+x) on [0, 1], both Q0.15 with outputs over
@@ -168,6 +176,16 @@ static TfLiteStatus prepare_int16(TfLiteContext* ctx, const TfLiteTensor* in,
   return kTfLiteOk;
 }
 
+/* XNNPACK's float softmax: the row max, exp(x − max) and its sum by the
+ * f32-raddstoreexpminusmax kernel, then each times 1/sum, flushed. */
+static void softmax_xnn(tff_f32_raddstoreexpminusmax_fn exp_sum, const float* x, float* o,
+                        int n) {
+  float max = -INFINITY;
+  for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
+  const float scale = 1.0f / exp_sum((size_t)n, x, max, o);
+  for (int i = 0; i < n; ++i) o[i] = tff_ftz(o[i] * scale);
+}
+
 static void softmax_f32(float beta, const float* x, float* o, int n) {
   float max = -INFINITY;
   for (int i = 0; i < n; ++i) max = x[i] > max ? x[i] : max;
@@ -221,6 +239,10 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
                      "type %s not supported (float32, int8, int16)", TfLiteTypeGetName(in->type));
   TF_LITE_ENSURE_TYPES_EQ(ctx, in->type, out->type);
   d->beta = p->beta;
+  d->xnn_exp = NULL;
+  if (in->type == kTfLiteFloat32 && !tff_numerics_ref(ctx) && p->beta == 1.0f) {
+    d->xnn_exp = tff_f32_raddstoreexpminusmax_select(tff_cpu_effective())->fn;
+  }
   if (in->type == kTfLiteInt8) TF_LITE_ENSURE_OK(ctx, prepare_int8(ctx, in, out, d));
   if (in->type == kTfLiteInt16) TF_LITE_ENSURE_OK(ctx, prepare_int16(ctx, in, out, d));
   return tff_resize_output(ctx, out, tff_rank(in), in->dims->data);
@@ -234,7 +256,9 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const size_t rows = n ? tff_num_elements(in->dims) / (size_t)n : 0;
   for (size_t r = 0; r < rows; ++r) {
     const size_t at = r * (size_t)n;
-    if (in->type == kTfLiteFloat32) {
+    if (d->xnn_exp != NULL) {
+      softmax_xnn(d->xnn_exp, in->data.f + at, out->data.f + at, n);
+    } else if (in->type == kTfLiteFloat32) {
       softmax_f32(d->beta, in->data.f + at, out->data.f + at, n);
     } else if (in->type == kTfLiteInt16) {
       softmax_int16(d, in->data.i16 + at, out->data.i16 + at, n);

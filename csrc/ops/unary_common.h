@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "kernel_util.h"
+#include "ukernels/f32-vrsqrt/f32-vrsqrt.h"
 
 /* Checks one present input and output; shapes the output like the input. */
 static inline TfLiteStatus tff_unary_prepare(TfLiteContext* ctx, TfLiteNode* node,
@@ -223,23 +224,6 @@ static inline void tff_unary_map_f32(const TfLiteTensor* in, TfLiteTensor* out,
                                          .version = 1};                                \
     return &r;                                                                         \
   }
-
-/* A denormal becomes a zero of its sign: XNNPACK runs with FTZ/DAZ set. */
-static inline float tff_ftz(float v) { return fabsf(v) < FLT_MIN ? copysignf(0.0f, v) : v; }
-
-/* XNNPACK's f32 reciprocal square root step (SQRT and RSQRT): the CPU's
- * estimate y0 (RSQRTPS, here 1/sqrtf: the tables are the CPU's own and even
- * differ between vendors, so about a quarter of results move by an ulp,
- * within 1e-5) refined by one Newton step
- *   y = y0 − (x·(y0·y0) − 1)·(0.5·y0)
- * under FTZ/DAZ: so y0² underflows for x > ~1e38 (y = 1.5·y0) and 0 or a
- * denormal gives NaN. */
-static inline float tff_xnn_rsqrt_step(float x) {
-  x = tff_ftz(x);
-  const float y0 = 1.0f / sqrtf(x);
-  const float t = tff_ftz(tff_ftz(tff_ftz(x * tff_ftz(y0 * y0)) - 1.0f) * tff_ftz(0.5f * y0));
-  return tff_ftz(y0 - t);
-}
 
 /* XNNPACK's f32 sin/cos (rational_5_4_div, FMA kernels, which AUTO runs on
  * x86 with FMA3): reduce by a rounded multiple of 2π (two-part constant),

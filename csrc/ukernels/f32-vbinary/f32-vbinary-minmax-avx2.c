@@ -1,14 +1,5 @@
 /* f32-vbinary, 8 lanes; the clamp as in the sse41 variant. */
-#include <immintrin.h>
+#include "ukernels/simd/f32-avx2.h"
 
-#define TFF_ISA avx2
-#define TFF_W 8
-#define TFF_V __m256
-#define TFF_LOAD(p) _mm256_loadu_ps(p)
-#define TFF_STORE(p, v) _mm256_storeu_ps((p), (v))
-#define TFF_SPLAT(x) _mm256_set1_ps(x)
-#define TFF_ADD _mm256_add_ps
-#define TFF_SUB _mm256_sub_ps
-#define TFF_MUL _mm256_mul_ps
 #define TFF_CLAMP(v, lo, hi) _mm256_min_ps((hi), _mm256_max_ps((lo), (v)))
 #include "f32-vbinary-impl.h"

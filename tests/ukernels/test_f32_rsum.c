@@ -1,0 +1,57 @@
+/* f32-rsum kernels against a lane-by-lane model of XNNPACK's order for their
+ * ISA (xnn_order.h), bit for bit, over lengths around the 4W blocks, single
+ * vectors and tails, with an accumulated *out and a guard after it. */
+#include <math.h>
+#include <string.h>
+
+#include "ukernel_test.h"
+#include "ukernels/f32-rsum/f32-rsum.h"
+#include "xnn_order.h"
+
+/* acc4: four W-lane accumulators, blocks of 4W, up to three single vectors
+ * into accumulators 0..2, (a0 + a2) + (a1 + a3), the tail, the fold. */
+static float model(size_t n, const float* x, int w, int tail) {
+  float acc[4][8] = {{0}};
+  size_t i = 0;
+  for (; n - i >= (size_t)(4 * w); i += 4 * (size_t)w)
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l < w; ++l) acc[k][l] += x[i + (size_t)(k * w + l)];
+  for (int k = 0; k < 3 && n - i >= (size_t)w; ++k, i += (size_t)w)
+    for (int l = 0; l < w; ++l) acc[k][l] += x[i + (size_t)l];
+  float lanes[8];
+  for (int l = 0; l < w; ++l) lanes[l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l]);
+  xnn_add_tail(lanes, x + i, n - i, tail);
+  return xnn_fold(lanes, w);
+}
+
+int main(void) {
+  int failed = 0;
+  const size_t ns[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 40, 63, 64, 65, 127,
+                       128, 129, 1000};
+  for (int ci = 0; ci < tff_f32_rsum_num_configs; ++ci) {
+    const tff_f32_rsum_config* cfg = &tff_f32_rsum_configs[ci];
+    if (!isa_runs(cfg->isa, cfg->name)) continue;
+    const int w = xnn_lanes(cfg->isa);
+    const int tl = cfg->isa == TFF_ISA_SSE41 ? XNN_TAIL_LANE0 : XNN_TAIL_LANES;
+    int cases = 0, bad = 0;
+    for (size_t ni = 0; ni < sizeof(ns) / sizeof(ns[0]) && !bad; ++ni) {
+      const size_t n = ns[ni];
+      float* x = malloc(n * sizeof(float));
+      for (size_t q = 0; q < n; ++q) x[q] = (rnd_unit() - 0.5f) * (float)(1 + q % 7) * 100.0f;
+      const float scale = 1.0f / (float)n, start = 0.25f;
+      const float want = start + model(n, x, w, tl) * scale;
+      float got[2] = {start, 12345.0f};
+      cfg->fn(n, x, scale, got);
+      if (memcmp(&got[0], &want, sizeof(float)) != 0 || got[1] != 12345.0f) {
+        printf("FAIL %s: n=%zu: got %.9g want %.9g (guard %g)\n", cfg->name, n, got[0], want,
+               got[1]);
+        bad = 1;
+      }
+      free(x);
+      ++cases;
+    }
+    if (!bad) printf("PASS %s (%d cases)\n", cfg->name, cases);
+    failed += bad;
+  }
+  return failed != 0;
+}
