@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
       }
       void* packed = malloc(tff_qs8_qc8w_gemm_packed_size(n, ks, kc, cfg->nr, cfg->kr));
       if (!packed) return 1;
-      tff_qs8_qc8w_gemm_pack(n, ks, kc, cfg->nr, cfg->kr, wt, scale, 1, packed);
+      cfg->pack(n, ks, kc, cfg->nr, cfg->kr, wt, scale, 1, packed);
       tff_qs8_qc8w_gemm_pack_init(n, ks, kc, cfg->nr, cfg->kr, init, packed);
       const double s = time_kernel(cfg, m, n, kc, ks, ind, packed, c, &p, reps, target);
       printf(" %14.1f", 2.0 * (double)(m * n * kc * ks) / s * 1e-9);

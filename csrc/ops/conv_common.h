@@ -536,8 +536,8 @@ static inline void tff_gemm_pack_weights(tff_gemm* g, const void* w, const float
       g->f32->pack(g->nc, g->ks, g->kc, g->nr, (const float*)w + grp * per_group,
                    (float*)dst);
     else
-      tff_qs8_qc8w_gemm_pack(g->nc, g->ks, g->kc, g->nr, g->qs8->kr,
-                             (const int8_t*)w + grp * per_group, scales + grp * g->nc, 1, dst);
+      g->qs8->pack(g->nc, g->ks, g->kc, g->nr, g->qs8->kr, (const int8_t*)w + grp * per_group,
+                   scales + grp * g->nc, 1, dst);
   }
 }
 

@@ -48,7 +48,7 @@ static void produce(const tff_qs8_qc8w_gemm_config* cfg, const Case* t, int8_t* 
     for (size_t q = 0; q < t->ks * t->k; ++q) sum += (uint32_t)t->wt[j * t->ks * t->k + q];
     init[j] = (int32_t)((uint32_t)t->bias[j] - (uint32_t)(t->izp + cfg->izp_extra) * sum);
   }
-  tff_qs8_qc8w_gemm_pack(t->n, t->ks, t->k, cfg->nr, cfg->kr, t->wt, t->scale, 1, packed);
+  cfg->pack(t->n, t->ks, t->k, cfg->nr, cfg->kr, t->wt, t->scale, 1, packed);
   tff_qs8_qc8w_gemm_pack_init(t->n, t->ks, t->k, cfg->nr, cfg->kr, init, packed);
   for (size_t i = 0; i < t->m; i += cfg->mr) /* the scalar twin's MR may be smaller */
     cfg->fn(t->m - i < cfg->mr ? t->m - i : cfg->mr, t->n, t->k, t->ks, t->a + i * t->ks, 0,

@@ -6,39 +6,47 @@
 
 const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x4__scalar,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x4__scalar", TFF_ISA_SCALAR, 2, 4, 1, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x4__scalar", TFF_ISA_SCALAR, 2, 4, 1,
+     tff_qs8_qc8w_gemm_pack, 0},
 #if TFF_BUILD_SSE41
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41", TFF_ISA_SSE41, 3, 4, 8, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41", TFF_ISA_SSE41, 3, 4, 8,
+     tff_qs8_qc8w_gemm_pack__sse41, 0},
 #endif
 #if TFF_BUILD_AVX2
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2", TFF_ISA_AVX2, 4, 8, 8, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2", TFF_ISA_AVX2, 4, 8, 8,
+     tff_qs8_qc8w_gemm_pack__sse41, 0},
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2", TFF_ISA_AVX2, 1, 8, 8, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2", TFF_ISA_AVX2, 1, 8, 8,
+     tff_qs8_qc8w_gemm_pack__sse41, 0},
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2", TFF_ISA_AVX2, 5, 16, 2, 0,
-     TFF_QS8_C2_XMAX},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2", TFF_ISA_AVX2, 5, 16, 2,
+     tff_qs8_qc8w_gemm_pack__sse41, 0, TFF_QS8_C2_XMAX},
 #endif
 #if TFF_BUILD_AVX512VNNI
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni", TFF_ISA_AVX512VNNI, 4, 16, 4,
-     128},
+     tff_qs8_qc8w_gemm_pack__sse41, 128},
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni", TFF_ISA_AVX512VNNI, 1, 16, 4,
-     128},
+     tff_qs8_qc8w_gemm_pack__sse41, 128},
 #endif
 #if TFF_BUILD_NEON
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon", TFF_ISA_NEON, 2, 8, 8, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon", TFF_ISA_NEON, 2, 8, 8,
+     tff_qs8_qc8w_gemm_pack, 0},
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__neon,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__neon", TFF_ISA_NEON, 1, 8, 8, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__neon", TFF_ISA_NEON, 1, 8, 8,
+     tff_qs8_qc8w_gemm_pack, 0},
 #endif
 #if TFF_BUILD_NEONDOT
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c4__neondot,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c4__neondot", TFF_ISA_NEONDOT, 4, 8, 4, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c4__neondot", TFF_ISA_NEONDOT, 4, 8, 4,
+     tff_qs8_qc8w_gemm_pack, 0},
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c4__neondot,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c4__neondot", TFF_ISA_NEONDOT, 1, 8, 4, 0},
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c4__neondot", TFF_ISA_NEONDOT, 1, 8, 4,
+     tff_qs8_qc8w_gemm_pack, 0},
 #endif
 };
 const int tff_qs8_qc8w_gemm_num_configs =
@@ -86,19 +94,23 @@ static inline void copy_row(int8_t* d, const int8_t* s, size_t kc, size_t kr, si
 }
 
 /* Per block: zero the weights when there is padding (past kc or nc), then
- * each channel's taps in chunks of KR, read in order. */
-void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
-                            const int8_t* k, const float* scale, int per_channel, void* packed) {
-  const size_t kcp = round_up(kc, kr);
+ * per tap the columns `tiles` moves (full blocks only) and each channel's
+ * other taps in chunks of KR, read in order. */
+void tff_qs8_qc8w_gemm_pack_with(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
+                                 const int8_t* k, const float* scale, int per_channel,
+                                 void* packed, tff_qs8_qc8w_gemm_pack_tiles_fn tiles) {
+  const size_t kcp = round_up(kc, kr), stride = ks * kc;
   char* blk = (char*)packed;
   for (size_t n0 = 0; n0 < nc; n0 += nr, blk += block_size(ks, kc, nr, kr)) {
     int8_t* w = (int8_t*)(blk + nr * sizeof(int32_t));
     const size_t rows = nc - n0 < nr ? nc - n0 : nr;
     if (rows < nr || kcp != kc) memset(w, 0, ks * kcp * nr);
-    for (size_t j = 0; j < rows; ++j) {
-      const int8_t* src = k + (n0 + j) * ks * kc;
-      for (size_t t = 0; t < ks; ++t, src += kc)
-        copy_row(w + t * kcp * nr + j * kr, src, kc, kr, nr * kr);
+    for (size_t t = 0; t < ks; ++t) {
+      int8_t* wt = w + t * kcp * nr;
+      const int8_t* src = k + n0 * stride + t * kc;
+      const size_t k0 = tiles && rows == nr ? tiles(wt, src, stride, kc, nr, kr) : 0;
+      for (size_t j = 0; j < rows; ++j)
+        copy_row(wt + k0 * nr + j * kr, src + j * stride + k0, kc - k0, kr, nr * kr);
     }
     w += ks * kcp * nr;
     for (size_t j = 0; j < nr; ++j) {
@@ -106,6 +118,11 @@ void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t k
       memcpy(w + j * sizeof(float), &s, sizeof(float));
     }
   }
+}
+
+void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
+                            const int8_t* k, const float* scale, int per_channel, void* packed) {
+  tff_qs8_qc8w_gemm_pack_with(nc, ks, kc, nr, kr, k, scale, per_channel, packed, NULL);
 }
 
 void tff_qs8_qc8w_gemm_pack_init(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,

@@ -67,6 +67,12 @@ TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__neon)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c4__neondot)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c4__neondot)
 
+/* Packs k [nc][ks][kc] and the scales (one per channel, or scale[0] for all
+ * when per_channel is 0); init is written by ..._pack_init. */
+typedef void (*tff_qs8_qc8w_gemm_pack_fn)(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
+                                          const int8_t* k, const float* scale, int per_channel,
+                                          void* packed);
+
 /* One kernel and what its packing needs. izp_extra is added to the input
  * zero point folded into init (128 for kernels reading x+128 as uint8). */
 typedef struct {
@@ -74,6 +80,7 @@ typedef struct {
   const char* name;
   uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
   uint8_t mr, nr, kr;
+  tff_qs8_qc8w_gemm_pack_fn pack; /* the same bytes as tff_qs8_qc8w_gemm_pack, faster */
   int32_t izp_extra;
   uint16_t xmax; /* 0: any shape; else ks·round_up(kc, kr) <= xmax */
 } tff_qs8_qc8w_gemm_config;
@@ -89,10 +96,22 @@ const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size
 
 /* Bytes of packed weights for nc channels of ks taps of kc. */
 size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr);
-/* Packs k [nc][ks][kc] and the scales (one per channel, or scale[0] for all
- * when per_channel is 0); init is written by ..._pack_init. */
+/* The scalar twin of the packing (tff_qs8_qc8w_gemm_pack_fn); the SIMD ones
+ * write the same bytes. */
 void tff_qs8_qc8w_gemm_pack(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
                             const int8_t* k, const float* scale, int per_channel, void* packed);
+void tff_qs8_qc8w_gemm_pack__sse41(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
+                                   const int8_t* k, const float* scale, int per_channel,
+                                   void* packed);
+/* Moves, for a full block of nr rows `stride` bytes apart at s, the first
+ * columns of one tap to w (layout above) and returns how many columns it
+ * moved (a multiple of kr, <= kc); the packing copies the rest. */
+typedef size_t (*tff_qs8_qc8w_gemm_pack_tiles_fn)(int8_t* w, const int8_t* s, size_t stride,
+                                                  size_t kc, size_t nr, size_t kr);
+/* tff_qs8_qc8w_gemm_pack with `tiles` (NULL: none) for full blocks. */
+void tff_qs8_qc8w_gemm_pack_with(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
+                                 const int8_t* k, const float* scale, int per_channel,
+                                 void* packed, tff_qs8_qc8w_gemm_pack_tiles_fn tiles);
 /* Writes init[nc] into the packed blocks. */
 void tff_qs8_qc8w_gemm_pack_init(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr,
                                  const int32_t* init, void* packed);
