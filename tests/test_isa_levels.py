@@ -1,7 +1,10 @@
-"""Every ISA level (and thread count) gives the same bits: shared models run in
-subprocesses with TFLITE_FAST_DISABLE_ISA in {"", "avx2", "all"} (best ISA,
-SSE4.1, scalar twins), their outputs compared bit-exactly across levels and
-with the oracle, and the kernels prepare chose checked against the level.
+"""Every ISA level gives the same integer bits and float outputs within the
+oracle's tolerance (the avx2 float kernels fuse multiply-adds, the SSE4.1 and
+plain scalar ones do not), and every thread count the same bits: shared models
+run in subprocesses with TFLITE_FAST_DISABLE_ISA in {"", "avx2", "all"} (best
+ISA, SSE4.1, scalar twins), their outputs compared with the oracle and, integer
+ones, bit-exactly across levels, and the kernels prepare chose checked against
+the level.
 
 Adding a case is one line in CASES: (model stem, numerics mode).
 """
@@ -74,7 +77,10 @@ def test_levels_agree(name, mode):
     base = results[""]
     for level, outs in results.items():
         for a, b in zip(outs, base):
-            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), \
+            assert a.dtype == b.dtype
+            if a.dtype.kind == "f":
+                continue  # checked against the oracle above
+            assert a.tobytes() == b.tobytes(), \
                 f"{name}: DISABLE_ISA={level!r} differs from the best ISA"
 
 
