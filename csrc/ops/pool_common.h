@@ -110,6 +110,9 @@ static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void*
  * MSVC has no vector extensions: there every channel takes the scalar loop,
  * which gives the same bits. */
 #if defined(__GNUC__)
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 typedef float tff_v4f __attribute__((vector_size(16)));
 typedef int32_t tff_v4i __attribute__((vector_size(16)));
 
@@ -117,7 +120,18 @@ static inline tff_v4f tff_v4_select(tff_v4i m, tff_v4f a, tff_v4f b) {
   return (tff_v4f)((m & (tff_v4i)a) | (~m & (tff_v4i)b));
 }
 
-/* NV (1 or 4) vectors of channels at `image` (MAX and NV constants after
+/* v > a ? v : a per lane (a when either is NaN): one maxps on x86 (SSE is
+ * baseline there), whose NaN rule is exactly this; a select elsewhere (NEON
+ * vmaxq returns the NaN). */
+static inline tff_v4f tff_v4_max(tff_v4f v, tff_v4f a) {
+#if defined(__SSE__)
+  return (tff_v4f)_mm_max_ps((__m128)v, (__m128)a);
+#else
+  return tff_v4_select(v > a, v, a);
+#endif
+}
+
+/* NV (1 to 4) vectors of channels at `image` (MAX and NV constants after
  * inlining, so acc stays in registers). */
 static TFF_ALWAYS_INLINE void tff_pool_f32_vecs(
     const tff_pool_geom* g, const float* image, int y0, int y1, int x0, int x1, const int NV,
@@ -133,7 +147,7 @@ static TFF_ALWAYS_INLINE void tff_pool_f32_vecs(
       for (int j = 0; j < NV; ++j) {
         tff_v4f v;
         memcpy(&v, p + 4 * j, sizeof(v));
-        acc[j] = MAX ? tff_v4_select(v > acc[j], v, acc[j]) : acc[j] + v;
+        acc[j] = MAX ? tff_v4_max(v, acc[j]) : acc[j] + v;
       }
     }
   }
@@ -177,8 +191,12 @@ static TFF_ALWAYS_INLINE void tff_pool_f32_walk(const tff_pool_geom* g,
 #if defined(__GNUC__)
         for (; c + 16 <= g->channels; c += 16)
           tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 4, MAX, out + c);
-        for (; c + 4 <= g->channels; c += 4)
-          tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 1, MAX, out + c);
+        /* The 1-3 vectors left in one walk: independent chains, taps once. */
+        const int nv = (g->channels - c) / 4;
+        if (nv == 3) tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 3, MAX, out + c);
+        if (nv == 2) tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 2, MAX, out + c);
+        if (nv == 1) tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 1, MAX, out + c);
+        c += 4 * nv;
 #endif
         tff_pool_f32_tail(g, in + c, y0, y1, x0, x1, g->channels - c, MAX, out + c);
       }

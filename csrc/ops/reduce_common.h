@@ -30,19 +30,30 @@ typedef struct tff_reduce {
 typedef void (*tff_reduce_row_fn)(const void* in, void* acc, int n, int reduced, const void* arg);
 
 /* A tff_reduce_row_fn over input type T and accumulator type A; FOLD(a, x)
- * is the new accumulator (it may read `arg`). */
+ * is the new accumulator (it may read `arg`). Element-wise rows go 8 at a
+ * time through restrict parameters: -O2's vectorizer packs such fixed
+ * blocks (the plain loop, of unknown length and possibly aliased, stays
+ * scalar: 6x slower than XNNPACK on MobileNet's 7x7x1280 MEAN); each element
+ * keeps its own order. */
 #define TFF_REDUCE_ROW(NAME, T, A, FOLD)                                                    \
+  static void NAME##_elems(A* restrict a, const T* restrict x, int n, const void* arg) {  \
+    (void)arg;                                                                            \
+    for (; n >= 8; n -= 8, a += 8, x += 8) {                                              \
+      _Pragma("GCC unroll 8") for (int j = 0; j < 8; ++j) a[j] = FOLD(a[j], x[j]);        \
+    }                                                                                     \
+    for (int i = 0; i < n; ++i) a[i] = FOLD(a[i], x[i]);                                  \
+  }                                                                                       \
   static void NAME(const void* in_, void* acc_, int n, int reduced, const void* arg) {   \
     const T* x = (const T*)in_;                                                           \
     A* a = (A*)acc_;                                                                      \
     (void)arg;                                                                            \
-    if (reduced) {                                                                        \
-      A v = a[0];                                                                         \
-      for (int i = 0; i < n; ++i) v = FOLD(v, x[i]);                                      \
-      a[0] = v;                                                                           \
-    } else {                                                                              \
-      for (int i = 0; i < n; ++i) a[i] = FOLD(a[i], x[i]);                                \
+    if (!reduced) {                                                                       \
+      NAME##_elems(a, x, n, arg);                                                         \
+      return;                                                                             \
     }                                                                                     \
+    A v = a[0];                                                                           \
+    for (int i = 0; i < n; ++i) v = FOLD(v, x[i]);                                        \
+    a[0] = v;                                                                             \
   }
 
 /* The tensors of a node (input, axis) -> output: the reductions, ARG_MAX,

@@ -1,5 +1,6 @@
 /* f32-dwconv kernels against a direct computation (which checks the scalar
- * twin and the packing) and against the scalar twin (bit-exact), over
+ * twins and the packing) and against the scalar twin of their kind (mul then
+ * add, or fused; bit-exact), over
  * channel counts around every tile, 9/25/other tap counts, padding taps,
  * batch offsets, NaN/inf/denormal inputs and clamp bounds; guard bytes
  * between and after the output pixels. */
@@ -21,16 +22,17 @@ typedef struct {
   tff_f32_dwconv_params p;
 } Case;
 
-/* bias first, then the taps in order, each product rounded on its own. */
-static void direct(const Case* t, float* out) {
+/* bias first, then the taps in order, each product rounded on its own or
+ * (fused) not at all. */
+static void direct(const Case* t, int fused, float* out) {
   for (size_t px = 0; px < t->width; ++px) {
     for (size_t c = 0; c < t->channels; ++c) {
       float acc = t->bias ? t->bias[c] : 0.0f;
       for (size_t s = 0; s < t->taps; ++s) {
         const float* x = t->ind[px * t->taps + s];
         if (x != t->zero) x += OFFSET;
-        volatile float prod = x[c] * t->wt[s * t->channels + c];
-        acc += prod;
+        const float w = t->wt[s * t->channels + c];
+        acc = fused ? fmaf(x[c], w, acc) : acc + x[c] * w;
       }
       acc = acc < t->p.min ? t->p.min : acc;
       out[px * (t->channels + t->out_inc) + c] = acc > t->p.max ? t->p.max : acc;
@@ -101,7 +103,7 @@ static int run_case(const tff_f32_dwconv_config* cfg, const tff_f32_dwconv_confi
   memset(want, GUARD, n * sizeof(float));
   memset(ref, GUARD, n * sizeof(float));
   memset(got, GUARD, n * sizeof(float));
-  direct(&t, want);
+  direct(&t, twin->fma, want);
   produce(twin, &t, ref);
   produce(cfg, &t, got);
   const int bad = compare(&t, ref, want, twin->name, "direct") ||
@@ -112,4 +114,4 @@ static int run_case(const tff_f32_dwconv_config* cfg, const tff_f32_dwconv_confi
 }
 
 DWCONV_TEST_MAIN(tff_f32_dwconv_config, tff_f32_dwconv_configs, tff_f32_dwconv_num_configs,
-                 tff_f32_dwconv_select)
+                 tff_f32_dwconv_twin)

@@ -1,6 +1,6 @@
 /* f32-gemm kernels against a direct sequential sum (which checks the scalar
- * twin and its packing) and against the scalar twin (each kernel with its
- * own packing), bit for bit, over tile edges of m, n, k and taps, with and
+ * twins and their packing) and against the scalar twin of their kind (mul
+ * then add, or fused; each kernel with its own packing), bit for bit, over tile edges of m, n, k and taps, with and
  * without bias, several clamps (one infinite) and NaN inputs; guard floats
  * after every output row. */
 #include <math.h>
@@ -17,13 +17,15 @@ typedef struct {
   tff_f32_minmax_params p;
 } Case;
 
-static void direct(const Case* t, float* c, size_t stride) {
+static void direct(const Case* t, int fused, float* c, size_t stride) {
   for (size_t i = 0; i < t->m; ++i)
     for (size_t j = 0; j < t->n; ++j) {
       float acc = t->bias ? t->bias[j] : 0.0f;
       for (size_t s = 0; s < t->ks; ++s)
-        for (size_t q = 0; q < t->k; ++q)
-          acc += t->a[i * t->ks + s][q] * t->wt[(j * t->ks + s) * t->k + q];
+        for (size_t q = 0; q < t->k; ++q) {
+          const float x = t->a[i * t->ks + s][q], w = t->wt[(j * t->ks + s) * t->k + q];
+          acc = fused ? fmaf(x, w, acc) : acc + x * w;
+        }
       c[i * stride + j] = tff_f32_clamp(acc, t->p.min, t->p.max);
     }
 }
@@ -58,8 +60,11 @@ static int compare(const char* name, const Case* t, const float* got, const floa
 int main(void) {
   const tff_f32_gemm_config* scalar = &tff_f32_gemm_configs[0];
   int failed = 0;
-  for (int ci = 0; ci < tff_f32_gemm_num_configs; ++ci) {
-    const tff_f32_gemm_config* cfg = &tff_f32_gemm_configs[ci];
+  /* Every config, then the fma twin (the last index). */
+  for (int ci = 0; ci <= tff_f32_gemm_num_configs; ++ci) {
+    const tff_f32_gemm_config* cfg =
+        ci < tff_f32_gemm_num_configs ? &tff_f32_gemm_configs[ci] : &tff_f32_gemm_fma_twin;
+    const int twin = cfg == scalar || cfg == &tff_f32_gemm_fma_twin;
     if (!isa_runs(cfg->isa, cfg->name)) continue;
     const size_t NR = cfg->nr;
     /* NR/2 and NR + NR/2 end on a half block (the kernels' one-vector path). */
@@ -94,10 +99,10 @@ int main(void) {
               float* want = malloc(m * stride * sizeof(float));
               float* got = malloc(m * stride * sizeof(float));
               memset(got, GUARD, m * stride * sizeof(float));
-              if (ci == 0)
-                direct(&t, want, stride);
+              if (twin)
+                direct(&t, cfg->fma, want, stride);
               else
-                produce(scalar, &t, want, stride);
+                produce(cfg->fma ? &tff_f32_gemm_fma_twin : scalar, &t, want, stride);
               produce(cfg, &t, got, stride);
               bad = compare(cfg->name, &t, got, want, stride);
               ++cases;

@@ -119,5 +119,12 @@ static int run_case(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dw
   return bad;
 }
 
+/* The scalar kernel for `taps` taps. */
+static const tff_qs8_qc8w_dwconv_config* twin_of(const tff_qs8_qc8w_dwconv_config* cfg,
+                                                 size_t taps) {
+  (void)cfg;
+  return tff_qs8_qc8w_dwconv_select(0, taps);
+}
+
 DWCONV_TEST_MAIN(tff_qs8_qc8w_dwconv_config, tff_qs8_qc8w_dwconv_configs,
-                 tff_qs8_qc8w_dwconv_num_configs, tff_qs8_qc8w_dwconv_select)
+                 tff_qs8_qc8w_dwconv_num_configs, twin_of)

@@ -4,9 +4,11 @@
  *   dw_acc, dw_prm                accumulator tile and broadcast params types
  *   dw_prm dw_params(const tff_f32_dwconv_params*)
  *   dw_acc dw_init(const float* bias)
- *   dw_acc dw_mac(dw_acc, const float* x, const float* w)  acc + x·w, no FMA
+ *   dw_acc dw_mac(dw_acc, const float* x, const float* w)  acc + x·w
  *   void dw_store(dw_acc, const dw_prm*, float* out)        clamped
  *   DW_NAME, DW_TAPS              kernel name; taps (0: kernel_size)
+ * and, optionally, DW_HALF (channels of half a tile) with dw_half,
+ * dw_init_half, dw_mac_half and dw_store_half, the same on half a tile;
  * and gets one kernel per inclusion. */
 #include <string.h>
 
@@ -48,8 +50,21 @@ void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const flo
       w = w1 + DW_CT * (1 + taps);
     }
     for (; c0 < channels; c0 += DW_CT) {
-      dw_acc acc = dw_init(w);
       const float* wt = w + DW_CT;
+#ifdef DW_HALF
+      if (channels >= DW_CT && channels - c0 <= DW_HALF) {
+        /* At most half a tile left: the upper half of the window tile
+         * [C − tile, C) covers it, at half the work. */
+        dw_half acc = dw_init_half(w + DW_HALF);
+        DW_UNROLL
+        for (size_t t = 0; t < taps; ++t)
+          acc = dw_mac_half(acc, DW_X(t) + channels - DW_HALF, wt + t * DW_CT + DW_HALF);
+        dw_store_half(acc, &prm, output + channels - DW_HALF);
+        w += DW_CT * (1 + taps);
+        continue;
+      }
+#endif
+      dw_acc acc = dw_init(w);
       if (channels >= DW_CT) {
         /* A partial last tile is the window ending at the last channel. */
         const size_t s = c0 + DW_CT <= channels ? c0 : channels - DW_CT;

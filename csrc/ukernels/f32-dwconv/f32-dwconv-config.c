@@ -5,22 +5,24 @@
 #include "cpu/cpu.h"
 
 /* The 9-, 25- and any-tap kernels of one ISA. */
-#define ENTRY(taps, n, tile, isa, bit) \
+#define ENTRY(taps, n, tile, isa, bit, fma) \
   {tff_f32_dwconv_minmax_ukernel_##taps##p##tile##c__##isa, \
-   "tff_f32_dwconv_minmax_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n}
-#define ENTRIES(tile, isa, bit) \
-  ENTRY(9, 9, tile, isa, bit), ENTRY(25, 25, tile, isa, bit), ENTRY(any, 0, tile, isa, bit)
+   "tff_f32_dwconv_minmax_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n, fma}
+#define ENTRIES(tile, isa, bit, fma)                                    \
+  ENTRY(9, 9, tile, isa, bit, fma), ENTRY(25, 25, tile, isa, bit, fma), \
+      ENTRY(any, 0, tile, isa, bit, fma)
 
 const tff_f32_dwconv_config tff_f32_dwconv_configs[] = {
-    ENTRIES(1, scalar, TFF_ISA_SCALAR),
+    ENTRIES(1, scalar, TFF_ISA_SCALAR, 0),
+    ENTRIES(1, scalar_fma, TFF_ISA_SCALAR, 1),
 #if defined(TFF_BUILD_SSE41)
-    ENTRIES(8, sse41, TFF_ISA_SSE41),
+    ENTRIES(8, sse41, TFF_ISA_SSE41, 0),
 #endif
 #if defined(TFF_BUILD_AVX2)
-    ENTRIES(16, avx2, TFF_ISA_AVX2),
+    ENTRIES(16, avx2, TFF_ISA_AVX2, 1),
 #endif
 #if defined(TFF_BUILD_NEON) && defined(__aarch64__)
-    ENTRIES(8, neon, TFF_ISA_NEON),
+    ENTRIES(8, neon, TFF_ISA_NEON, 0),
 #endif
 };
 #undef ENTRIES
@@ -34,10 +36,22 @@ const tff_f32_dwconv_config* tff_f32_dwconv_select(uint32_t isa_mask, size_t tap
   for (int i = 0; i < tff_f32_dwconv_num_configs; ++i) {
     const tff_f32_dwconv_config* c = &tff_f32_dwconv_configs[i];
     if ((isa_mask & c->isa) != c->isa || (c->taps != 0 && c->taps != taps)) continue;
+    if (c->isa == TFF_ISA_SCALAR && c->fma) continue; /* an oracle only */
     /* Higher ISA first; within one ISA the fixed-tap kernel. */
     if (!best || c->isa > best->isa || (c->isa == best->isa && c->taps > best->taps)) best = c;
   }
   return best; /* never NULL: the scalar any-tap kernel always fits */
+}
+
+const tff_f32_dwconv_config* tff_f32_dwconv_twin(const tff_f32_dwconv_config* cfg,
+                                                 size_t taps) {
+  const tff_f32_dwconv_config* twin = NULL;
+  for (int i = 0; i < tff_f32_dwconv_num_configs; ++i) {
+    const tff_f32_dwconv_config* c = &tff_f32_dwconv_configs[i];
+    if (c->isa != TFF_ISA_SCALAR || c->fma != cfg->fma) continue;
+    if (c->taps == taps || (c->taps == 0 && !twin)) twin = c; /* fixed-tap first */
+  }
+  return twin;
 }
 
 size_t tff_f32_dwconv_packed_size(size_t channels, size_t taps, size_t tile) {

@@ -1,16 +1,22 @@
-/* The SSE4.1 and AVX2 kernels, which differ only in vector width: a tile
- * is two float vectors (mul then add: no FMA). The including file includes
- * its intrinsics header and defines
+/* The SSE4.1 and AVX2 kernels, which differ only in vector width and in
+ * fusing: a tile is two float vectors. The including file includes its
+ * intrinsics header and defines
  *   DW_ISA, DW_CT                 name suffix; channels per tile (2 vectors)
  *   dw_v                          the float vector type
  *   DW_LD, DW_ST, DW_SET1         unaligned load/store, broadcast
  *   DW_ADD, DW_MUL, DW_MIN, DW_MAX  the vector operations
+ *   DW_FMA(a, b, c)               a·b + c rounded once, if the ISA fuses
  * and gets the family's three kernels. */
 #include "f32-dwconv.h"
+
+#ifndef DW_FMA
+#define DW_FMA(a, b, c) DW_ADD(c, DW_MUL(a, b))
+#endif
 
 typedef struct {
   dw_v lo, hi;
 } dw_acc;
+typedef dw_v dw_half; /* half a tile: the last tile when <= DW_HALF channels are left */
 typedef struct {
   dw_v min, max;
 } dw_prm;
@@ -20,17 +26,26 @@ typedef struct {
 static inline dw_prm dw_params(const tff_f32_dwconv_params* p) {
   return (dw_prm){DW_SET1(p->min), DW_SET1(p->max)};
 }
-static inline dw_acc dw_init(const float* b) { return (dw_acc){DW_LD(b), DW_LD(b + DW_HALF)}; }
-static inline dw_acc dw_mac(dw_acc acc, const float* x, const float* w) {
-  acc.lo = DW_ADD(acc.lo, DW_MUL(DW_LD(x), DW_LD(w)));
-  acc.hi = DW_ADD(acc.hi, DW_MUL(DW_LD(x + DW_HALF), DW_LD(w + DW_HALF)));
-  return acc;
+static inline dw_half dw_init_half(const float* b) { return DW_LD(b); }
+static inline dw_half dw_mac_half(dw_half acc, const float* x, const float* w) {
+  return DW_FMA(DW_LD(x), DW_LD(w), acc);
 }
 /* maxps/minps return the second operand when either is NaN or both are
  * equal: with the value second they match the scalar twin's comparisons. */
+static inline void dw_store_half(dw_half acc, const dw_prm* p, float* out) {
+  DW_ST(out, DW_MIN(p->max, DW_MAX(p->min, acc)));
+}
+static inline dw_acc dw_init(const float* b) {
+  return (dw_acc){dw_init_half(b), dw_init_half(b + DW_HALF)};
+}
+static inline dw_acc dw_mac(dw_acc acc, const float* x, const float* w) {
+  acc.lo = dw_mac_half(acc.lo, x, w);
+  acc.hi = dw_mac_half(acc.hi, x + DW_HALF, w + DW_HALF);
+  return acc;
+}
 static inline void dw_store(dw_acc acc, const dw_prm* p, float* out) {
-  DW_ST(out, DW_MIN(p->max, DW_MAX(p->min, acc.lo)));
-  DW_ST(out + DW_HALF, DW_MIN(p->max, DW_MAX(p->min, acc.hi)));
+  dw_store_half(acc.lo, p, out);
+  dw_store_half(acc.hi, p, out + DW_HALF);
 }
 
 #include "f32-dwconv-kernels.h"

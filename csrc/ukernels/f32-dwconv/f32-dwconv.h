@@ -5,8 +5,11 @@
  * output pixel and channel c:
  *   acc = bias[c]; for t in filter order: acc = acc + x_t[c]·w[t][c]
  *   out = min(max(acc, min), max)        (NaN passes through)
- * with a separately rounded multiply and add (no FMA), so every ISA gives
- * the scalar twin's bits.
+ * with a separately rounded multiply and add, or, in a kernel whose config
+ * says `fma` (ISAs that guarantee it: our avx2), one fused multiply-add.
+ * Every kernel gives the bits of the scalar twin of its kind (__scalar,
+ * __scalar_fma); float outputs may thus differ between ISA levels, within
+ * the oracle's tolerance.
  *
  * Arguments (all kernels of the family share them):
  *   channels        C ≥ 1 channels of input and output.
@@ -54,6 +57,7 @@ typedef struct {
   uint32_t isa; /* TFF_ISA_* bit the kernel needs (0: scalar) */
   size_t tile;  /* channels per tile: the packing's `tile` */
   size_t taps;
+  int fma;      /* fused multiply-add: bit-exact with the __scalar_fma twin */
 } tff_f32_dwconv_config;
 
 extern const tff_f32_dwconv_config tff_f32_dwconv_configs[];
@@ -62,6 +66,10 @@ extern const int tff_f32_dwconv_num_configs;
 /* The kernel for `taps` taps on the best ISA in isa_mask; a fixed-tap kernel
  * when one matches, else the any-tap one of that ISA. */
 const tff_f32_dwconv_config* tff_f32_dwconv_select(uint32_t isa_mask, size_t taps);
+/* The scalar twin of cfg for `taps` taps (fused when cfg is); the fused
+ * twins are oracles only, never selected. */
+const tff_f32_dwconv_config* tff_f32_dwconv_twin(const tff_f32_dwconv_config* cfg,
+                                                 size_t taps);
 
 /* Bytes of the packed weights for `channels` channels and `taps` taps. */
 size_t tff_f32_dwconv_packed_size(size_t channels, size_t taps, size_t tile);
@@ -82,6 +90,7 @@ void tff_f32_dwconv_pack(size_t channels, size_t taps, size_t tile, const float*
       const float*, const tff_f32_dwconv_params*);
 
 TFF_F32_DW_DECLARE(1, scalar)
+TFF_F32_DW_DECLARE(1, scalar_fma)
 TFF_F32_DW_DECLARE(8, sse41)
 TFF_F32_DW_DECLARE(16, avx2)
 TFF_F32_DW_DECLARE(8, neon) /* aarch64 only: armv7 NEON flushes denormals */

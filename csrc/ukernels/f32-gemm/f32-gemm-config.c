@@ -14,9 +14,9 @@ const tff_f32_gemm_config tff_f32_gemm_configs[] = {
 #endif
 #if TFF_BUILD_AVX2
     {tff_f32_gemm_minmax_ukernel_5x16__avx2, "tff_f32_gemm_minmax_ukernel_5x16__avx2",
-     TFF_ISA_AVX2, 5, 16, tff_f32_gemm_pack__sse41},
+     TFF_ISA_AVX2, 5, 16, tff_f32_gemm_pack__sse41, 1},
     {tff_f32_gemm_minmax_ukernel_1x16__avx2, "tff_f32_gemm_minmax_ukernel_1x16__avx2",
-     TFF_ISA_AVX2, 1, 16, tff_f32_gemm_pack__sse41},
+     TFF_ISA_AVX2, 1, 16, tff_f32_gemm_pack__sse41, 1},
 #endif
 #if TFF_BUILD_NEON
     {tff_f32_gemm_minmax_ukernel_4x8__neon, "tff_f32_gemm_minmax_ukernel_4x8__neon",
@@ -27,6 +27,10 @@ const tff_f32_gemm_config tff_f32_gemm_configs[] = {
 };
 const int tff_f32_gemm_num_configs =
     (int)(sizeof(tff_f32_gemm_configs) / sizeof(tff_f32_gemm_configs[0]));
+
+const tff_f32_gemm_config tff_f32_gemm_fma_twin = {
+    tff_f32_gemm_minmax_ukernel_2x4__scalar_fma, "tff_f32_gemm_minmax_ukernel_2x4__scalar_fma",
+    TFF_ISA_SCALAR, 2, 4, tff_f32_gemm_pack, 1};
 
 const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m) {
   const tff_f32_gemm_config* best = &tff_f32_gemm_configs[0];

@@ -2,9 +2,15 @@
  * per row (NR = 2·lanes). Before including, define: TFF_V (vector type),
  * TFF_VL (lanes), TFF_VLOAD, TFF_VSTORE (unaligned), TFF_VSET1, TFF_VADD,
  * TFF_VMUL, TFF_VMAX, TFF_VMIN, TFF_F32_MR (rows of the big tile),
- * TFF_F32_GEMM_NAME (MR rows) and TFF_F32_GEMV_NAME (1 row). Max/min take the
- * bound first so a NaN sum passes through, as tff_f32_clamp does. */
+ * TFF_F32_GEMM_NAME (MR rows) and TFF_F32_GEMV_NAME (1 row); TFF_VFMA(a, b, c)
+ * (a·b + c rounded once) for an ISA that fuses, else the kernel multiplies and
+ * adds. Max/min take the bound first so a NaN sum passes through, as
+ * tff_f32_clamp does. */
 #include "f32-gemm.h"
+
+#ifndef TFF_VFMA
+#define TFF_VFMA(a, b, c) TFF_VADD(c, TFF_VMUL(a, b))
+#endif
 
 #define TFF_F32_NR (2 * TFF_VL)
 
@@ -60,13 +66,12 @@ static TFF_ALWAYS_INLINE const float* tff_f32_gemm_block(
         TFF_UNROLL
         for (size_t i = 0; i < MR; ++i) {
           const TFF_V v = TFF_VSET1(x[i][k]);
-          acc0[i] = TFF_VADD(acc0[i], TFF_VMUL(v, w0));
-          acc1[i] = TFF_VADD(acc1[i], TFF_VMUL(v, w1));
+          acc0[i] = TFF_VFMA(v, w0, acc0[i]);
+          acc1[i] = TFF_VFMA(v, w1, acc1[i]);
         }
       } else {
         TFF_UNROLL
-        for (size_t i = 0; i < MR; ++i)
-          acc0[i] = TFF_VADD(acc0[i], TFF_VMUL(TFF_VSET1(x[i][k]), w0));
+        for (size_t i = 0; i < MR; ++i) acc0[i] = TFF_VFMA(TFF_VSET1(x[i][k]), w0, acc0[i]);
       }
     }
   }

@@ -1,7 +1,11 @@
-/* f32-gemm: float GEMM with bias and min/max clamp, bit-exact on every ISA:
- * each output is one sequential sum, bias first, then taps and channels in
- * order, each step a float multiply rounded on its own, then an add (no FMA).
- * SIMD kernels vectorize across output channels only.
+/* f32-gemm: float GEMM with bias and min/max clamp. Each output is one
+ * sequential sum, bias first, then taps and channels in order; each step is
+ * a multiply rounded on its own, then an add, or, in a kernel whose config
+ * says `fma` (ISAs that guarantee it: our avx2), one fused multiply-add.
+ * Every kernel gives the bits of the scalar twin of its kind (2x4__scalar,
+ * 2x4__scalar_fma); float outputs may thus differ between ISA levels, within
+ * the oracle's tolerance. SIMD kernels vectorize across output channels
+ * only.
  *
  * The A operand is indirect, as in qs8-qc8w-gemm.h: row m reads, for each of
  * ks taps t, kc floats at (const char*)a[m*ks + t] + a_offset.
@@ -40,6 +44,7 @@ typedef void (*tff_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, size_t ks,
             const tff_f32_minmax_params* p);
 
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_2x4__scalar)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_2x4__scalar_fma)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__sse41)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_5x16__avx2)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x8__sse41)
@@ -58,10 +63,13 @@ typedef struct {
   uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
   uint8_t mr, nr;
   tff_f32_gemm_pack_fn pack; /* the same bytes as tff_f32_gemm_pack, faster */
+  uint8_t fma;               /* fused multiply-add: bit-exact with the fma twin */
 } tff_f32_gemm_config;
 
 extern const tff_f32_gemm_config tff_f32_gemm_configs[];
 extern const int tff_f32_gemm_num_configs;
+/* The scalar twin of the fused kernels: their oracle, never selected. */
+extern const tff_f32_gemm_config tff_f32_gemm_fma_twin;
 /* As tff_qs8_qc8w_gemm_select: best ISA, the 1-row variant when m is 1. */
 const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m);
 
