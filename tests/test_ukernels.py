@@ -31,6 +31,7 @@ FAMILIES = [
     ("test_f32_rsum.c", "csrc/ukernels/f32-rsum"),
     ("test_f32_raddstoreexpminusmax.c", "csrc/ukernels/f32-raddstoreexpminusmax"),
     ("test_f32_vrsqrt.c", "csrc/ukernels/f32-vrsqrt"),
+    ("test_f16_f32_vcvt.c", "csrc/ukernels/f16-f32-vcvt"),
 ]
 
 ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")

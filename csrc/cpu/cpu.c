@@ -78,6 +78,7 @@ static uint32_t detect(void) {
   uint32_t m = 0;
   if (!cpuid(1, 0, &a, &b, &c, &d)) return 0;
   const int sse41 = (c >> 19) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, fma = (c >> 12) & 1;
+  const int f16c = (c >> 29) & 1; /* the avx2 level's VCVTPH2PS (f16-f32-vcvt) */
   if (sse41) m |= TFF_ISA_SSE41;
   if (!osxsave || !avx) return m;
   const uint64_t xcr0 = xgetbv0();
@@ -86,7 +87,7 @@ static uint32_t detect(void) {
   const int avx2 = (b >> 5) & 1;
   const int f = (b >> 16) & 1, dq = (b >> 17) & 1, bw = (b >> 30) & 1, vl = (b >> 31) & 1;
   const int vnni = (c >> 11) & 1;
-  if (ymm_os && avx2 && fma) m |= TFF_ISA_AVX2;
+  if (ymm_os && avx2 && fma && f16c) m |= TFF_ISA_AVX2;
   if (zmm_os && f && dq && bw && vl && vnni) m |= TFF_ISA_AVX512VNNI;
   return m;
 }

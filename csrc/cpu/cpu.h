@@ -14,7 +14,7 @@
 enum {
   TFF_ISA_SCALAR = 0,
   TFF_ISA_SSE41 = 1u << 0,
-  TFF_ISA_AVX2 = 1u << 1,      /* with FMA; our kernels never contract requantization */
+  TFF_ISA_AVX2 = 1u << 1,      /* with FMA and F16C; our kernels never contract requantization */
   TFF_ISA_AVX512VNNI = 1u << 2, /* F, BW, DQ, VL and VNNI together */
   TFF_ISA_NEON = 1u << 8,
   TFF_ISA_NEONDOT = 1u << 9,   /* aarch64 SDOT */

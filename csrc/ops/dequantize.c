@@ -12,13 +12,14 @@
  */
 #include <string.h>
 
-#include "fp16.h"
 #include "ops.h"
+#include "ukernels/f16-f32-vcvt/f16-f32-vcvt.h"
 #include "unary_common.h"
 
 typedef struct OpData {
   int axis;              /* quantized dimension, -1 when per tensor */
   size_t outer, channels, inner;
+  tff_f16_f32_vcvt_ukernel* f16; /* float16 input */
 } OpData;
 
 /* out[i] = f32(q[i] − z)·s over [begin, end). */
@@ -27,7 +28,7 @@ typedef struct OpData {
 
 static void run(const OpData* d, const TfLiteTensor* in, float* out) {
   if (in->type == kTfLiteFloat16) {
-    tff_halves_to_floats((const uint16_t*)in->data.f16, d->outer * d->channels * d->inner, out);
+    d->f16(d->outer * d->channels * d->inner, (const uint16_t*)in->data.f16, out);
     return;
   }
   const TfLiteAffineQuantization* q = tff_affine(in);
@@ -104,6 +105,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   d->axis = -1; /* per tensor: one channel of every element */
   d->outer = d->channels = 1;
   d->inner = tff_num_elements(in->dims);
+  d->f16 = tff_f16_f32_vcvt_select(tff_cpu_effective())->fn;
   if (in->type != kTfLiteFloat16) TF_LITE_ENSURE_OK(ctx, prepare_quantized(ctx, in, d));
   if (!tff_inputs_constant(ctx, node)) return kTfLiteOk;
   TF_LITE_ENSURE_OK(ctx, tff_resize_output_persistent(ctx, out, in->dims->size, in->dims->data));

@@ -3,7 +3,9 @@
  * config {fn, name, isa}. TFF_DECLARE_X86_FAMILY (in the family header)
  * declares the kernels, <P>_config, <P>_configs, <P>_num_configs and
  * <P>_select; TFF_DEFINE_X86_CONFIGS (in its config file) defines them. The
- * chosen kernel is the best ISA whose bits are all in isa_mask. */
+ * chosen kernel is the best ISA whose bits are all in isa_mask. A family
+ * with other ISAs declares its kernels and TFF_DECLARE_CONFIGS, and defines
+ * <P>_configs itself, then TFF_DEFINE_SELECT. */
 #ifndef TFF_UKERNELS_SELECT_H_
 #define TFF_UKERNELS_SELECT_H_
 
@@ -11,16 +13,19 @@
 
 #include "cpu/cpu.h"
 
-#define TFF_DECLARE_X86_FAMILY(P)                                    \
-  P##_ukernel P##_ukernel__scalar, P##_ukernel__sse41, P##_ukernel__avx2; \
-  typedef struct {                                                   \
-    P##_ukernel* fn;                                                 \
-    const char* name;                                                \
-    uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */                  \
-  } P##_config;                                                      \
-  extern const P##_config P##_configs[];                             \
-  extern const int P##_num_configs;                                  \
+#define TFF_DECLARE_CONFIGS(P)                      \
+  typedef struct {                                  \
+    P##_ukernel* fn;                                \
+    const char* name;                               \
+    uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */ \
+  } P##_config;                                     \
+  extern const P##_config P##_configs[];            \
+  extern const int P##_num_configs;                 \
   const P##_config* P##_select(uint32_t isa_mask);
+
+#define TFF_DECLARE_X86_FAMILY(P)                                         \
+  P##_ukernel P##_ukernel__scalar, P##_ukernel__sse41, P##_ukernel__avx2; \
+  TFF_DECLARE_CONFIGS(P)
 
 #define TFF_SELECT_ENTRY(P, ISA, BIT) {P##_ukernel__##ISA, #P "_ukernel__" #ISA, BIT},
 #if TFF_BUILD_SSE41
@@ -34,17 +39,20 @@
 #define TFF_SELECT_AVX2(P)
 #endif
 
-#define TFF_DEFINE_X86_CONFIGS(P)                                                      \
-  const P##_config P##_configs[] = {TFF_SELECT_ENTRY(P, scalar, TFF_ISA_SCALAR)            \
-                                    TFF_SELECT_SSE41(P) TFF_SELECT_AVX2(P)};           \
-  const int P##_num_configs = (int)(sizeof(P##_configs) / sizeof(P##_configs[0]));     \
-  const P##_config* P##_select(uint32_t isa_mask) {                                    \
-    const P##_config* best = &P##_configs[0];                                          \
-    for (int i = 1; i < P##_num_configs; ++i) {                                        \
-      const P##_config* c = &P##_configs[i];                                               \
-      if ((isa_mask & c->isa) == c->isa && c->isa > best->isa) best = c;               \
-    }                                                                                  \
-    return best;                                                                       \
+#define TFF_DEFINE_SELECT(P)                                                       \
+  const int P##_num_configs = (int)(sizeof(P##_configs) / sizeof(P##_configs[0])); \
+  const P##_config* P##_select(uint32_t isa_mask) {                                \
+    const P##_config* best = &P##_configs[0];                                      \
+    for (int i = 1; i < P##_num_configs; ++i) {                                    \
+      const P##_config* c = &P##_configs[i];                                       \
+      if ((isa_mask & c->isa) == c->isa && c->isa > best->isa) best = c;           \
+    }                                                                              \
+    return best;                                                                   \
   }
+
+#define TFF_DEFINE_X86_CONFIGS(P)                                               \
+  const P##_config P##_configs[] = {TFF_SELECT_ENTRY(P, scalar, TFF_ISA_SCALAR) \
+                                    TFF_SELECT_SSE41(P) TFF_SELECT_AVX2(P)};    \
+  TFF_DEFINE_SELECT(P)
 
 #endif /* TFF_UKERNELS_SELECT_H_ */
