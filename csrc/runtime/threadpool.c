@@ -98,23 +98,31 @@ struct tff_threadpool {
    * after claiming one of its chunks (the task cannot end before then). */
   tff_task_fn fn;
   void* arg;
-  atomic_int n, grain;        /* atomic: a late worker may read them during the next task */
+  /* n and grain of task `generation`, in slot generation & 1: a worker that
+   * loaded a stale claim word of task g reads task g's n (the next task
+   * writes the other slot), so it never claims items past task g's end; the
+   * task after next rewrites the slot only after its own claim word moved on,
+   * and then the stale CAS fails. (With one n, a stale worker could read the
+   * next task's n before the next claim word was stored, claim items of
+   * task g that do not exist, and count them into the next task's `done`.) */
+  struct { atomic_int n, grain; } size[2];
   _Atomic uint64_t claim;     /* generation << 32 | next item */
   atomic_int done;            /* items finished */
 };
 
 /* Runs chunks of task `gen` until none is left (or the task is over). n and
- * grain may belong to a newer task when v is stale; the CAS then fails. */
+ * grain may belong to the task after next when v is stale; the CAS then
+ * fails (see `size`). */
 static void run_chunks(struct tff_threadpool* p, unsigned gen) {
   const int parts = (p->num_workers + 1) * kGuide;
   uint64_t v = atomic_load_explicit(&p->claim, memory_order_acquire);
   for (;;) {
     if ((unsigned)(v >> 32) != gen) return;
     const int begin = (int)(uint32_t)v;
-    const int n = atomic_load_explicit(&p->n, memory_order_relaxed);
+    const int n = atomic_load_explicit(&p->size[gen & 1].n, memory_order_acquire);
     if (begin >= n) return;
     int size = (n - begin) / parts;
-    const int grain = atomic_load_explicit(&p->grain, memory_order_relaxed);
+    const int grain = atomic_load_explicit(&p->size[gen & 1].grain, memory_order_relaxed);
     if (size < grain) size = grain;
     if (size > n - begin) size = n - begin;
     if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + (uint64_t)size,
@@ -185,8 +193,10 @@ static struct tff_threadpool* pool_create(int num_threads) {
   atomic_init(&p->busy, 0);
   atomic_init(&p->claim, 0);
   atomic_init(&p->done, 0);
-  atomic_init(&p->n, 0);
-  atomic_init(&p->grain, 1);
+  for (int i = 0; i < 2; ++i) {
+    atomic_init(&p->size[i].n, 0);
+    atomic_init(&p->size[i].grain, 1);
+  }
   for (int i = 0; i < num_threads - 1; ++i) {
     if (thread_start(&p->threads[i], p) != 0) break;
     p->num_workers++;
@@ -228,9 +238,9 @@ void tff_parallel_for(TfLiteContext* ctx, int n, int grain, tff_task_fn fn, void
   }
   p->fn = fn;
   p->arg = arg;
-  atomic_store_explicit(&p->n, n, memory_order_relaxed);
-  atomic_store_explicit(&p->grain, grain, memory_order_relaxed);
   const unsigned gen = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
+  atomic_store_explicit(&p->size[gen & 1].grain, grain, memory_order_relaxed);
+  atomic_store_explicit(&p->size[gen & 1].n, n, memory_order_release);
   atomic_store_explicit(&p->done, 0, memory_order_relaxed);
   atomic_store_explicit(&p->claim, (uint64_t)gen << 32, memory_order_release);
   publish(p, gen);
