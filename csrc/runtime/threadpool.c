@@ -76,8 +76,16 @@ static void thread_join(tff_thread t) { pthread_join(t, NULL); }
  * one invoke and every op paid a futex wake-up). 1 ms covers the gaps
  * between ops and between back-to-back invokes; then the worker sleeps, so
  * an idle interpreter still costs no CPU. Also the caller's spins before it
- * starts yielding while it waits for stragglers. */
-enum { kSpinNsBeforeSleep = 1000000, kSpinsBeforeYield = 1000 };
+ * starts yielding while it waits for stragglers.
+ * Past the first kPauseNs an idle worker spins by yielding, not by PAUSE: on
+ * a busy machine the worker often shares a core with the caller (the
+ * scheduler balances thread counts: caller and worker on one core, another
+ * process on the other), and a PAUSE-spinning worker held that core for
+ * most of the millisecond after each task: mobilenet_v2_int8 at 2 threads
+ * took 15.5 ms per invoke next to a compiler, against 6.8 ms at 1 thread;
+ * yielding, 8.5 ms. A yield with nothing else runnable returns at once, so
+ * a worker on a free core still reacts within about a microsecond. */
+enum { kSpinNsBeforeSleep = 1000000, kPauseNs = 20000, kSpinsBeforeYield = 1000 };
 /* Guided chunks: a claim takes 1/kGuide of the items a thread has left
  * (remaining / (threads · kGuide), at least the grain), so chunks shrink
  * toward the end and the threads finish within about one grain of each
@@ -98,23 +106,31 @@ struct tff_threadpool {
    * after claiming one of its chunks (the task cannot end before then). */
   tff_task_fn fn;
   void* arg;
-  atomic_int n, grain;        /* atomic: a late worker may read them during the next task */
+  /* n and grain of task `generation`, in slot generation & 1: a worker that
+   * loaded a stale claim word of task g reads task g's n (the next task
+   * writes the other slot), so it never claims items past task g's end; the
+   * task after next rewrites the slot only after its own claim word moved on,
+   * and then the stale CAS fails. (With one n, a stale worker could read the
+   * next task's n before the next claim word was stored, claim items of
+   * task g that do not exist, and count them into the next task's `done`.) */
+  struct { atomic_int n, grain; } size[2];
   _Atomic uint64_t claim;     /* generation << 32 | next item */
   atomic_int done;            /* items finished */
 };
 
 /* Runs chunks of task `gen` until none is left (or the task is over). n and
- * grain may belong to a newer task when v is stale; the CAS then fails. */
+ * grain may belong to the task after next when v is stale; the CAS then
+ * fails (see `size`). */
 static void run_chunks(struct tff_threadpool* p, unsigned gen) {
   const int parts = (p->num_workers + 1) * kGuide;
   uint64_t v = atomic_load_explicit(&p->claim, memory_order_acquire);
   for (;;) {
     if ((unsigned)(v >> 32) != gen) return;
     const int begin = (int)(uint32_t)v;
-    const int n = atomic_load_explicit(&p->n, memory_order_relaxed);
+    const int n = atomic_load_explicit(&p->size[gen & 1].n, memory_order_acquire);
     if (begin >= n) return;
     int size = (n - begin) / parts;
-    const int grain = atomic_load_explicit(&p->grain, memory_order_relaxed);
+    const int grain = atomic_load_explicit(&p->size[gen & 1].grain, memory_order_relaxed);
     if (size < grain) size = grain;
     if (size > n - begin) size = n - begin;
     if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + (uint64_t)size,
@@ -128,12 +144,18 @@ static void run_chunks(struct tff_threadpool* p, unsigned gen) {
 
 /* Waits until `generation` moves past `seen`; returns the new value. */
 static unsigned wait_for_task(struct tff_threadpool* p, unsigned seen) {
-  const uint64_t until = tff_now_ns() + kSpinNsBeforeSleep;
-  for (unsigned i = 1;; ++i) {
+  const uint64_t start = tff_now_ns();
+  for (unsigned i = 1, yielding = 0;; ++i) {
     const unsigned g = atomic_load_explicit(&p->generation, memory_order_acquire);
     if (g != seen) return g;
-    tff_cpu_relax();
-    if (i % 64 == 0 && tff_now_ns() >= until) break; /* the clock read is ~20 ns */
+    if (yielding)
+      thread_yield();
+    else
+      tff_cpu_relax();
+    if (i % 64 != 0) continue; /* the clock read is ~20 ns */
+    const uint64_t spent = tff_now_ns() - start;
+    if (spent >= kSpinNsBeforeSleep) break;
+    yielding = spent >= kPauseNs;
   }
   mutex_lock(&p->mutex);
   /* sleepers++ before re-reading generation pairs with the publisher's
@@ -185,8 +207,10 @@ static struct tff_threadpool* pool_create(int num_threads) {
   atomic_init(&p->busy, 0);
   atomic_init(&p->claim, 0);
   atomic_init(&p->done, 0);
-  atomic_init(&p->n, 0);
-  atomic_init(&p->grain, 1);
+  for (int i = 0; i < 2; ++i) {
+    atomic_init(&p->size[i].n, 0);
+    atomic_init(&p->size[i].grain, 1);
+  }
   for (int i = 0; i < num_threads - 1; ++i) {
     if (thread_start(&p->threads[i], p) != 0) break;
     p->num_workers++;
@@ -228,9 +252,9 @@ void tff_parallel_for(TfLiteContext* ctx, int n, int grain, tff_task_fn fn, void
   }
   p->fn = fn;
   p->arg = arg;
-  atomic_store_explicit(&p->n, n, memory_order_relaxed);
-  atomic_store_explicit(&p->grain, grain, memory_order_relaxed);
   const unsigned gen = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
+  atomic_store_explicit(&p->size[gen & 1].grain, grain, memory_order_relaxed);
+  atomic_store_explicit(&p->size[gen & 1].n, n, memory_order_release);
   atomic_store_explicit(&p->done, 0, memory_order_relaxed);
   atomic_store_explicit(&p->claim, (uint64_t)gen << 32, memory_order_release);
   publish(p, gen);
