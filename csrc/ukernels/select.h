@@ -5,7 +5,9 @@
  * <P>_select; TFF_DEFINE_X86_CONFIGS (in its config file) defines them. The
  * chosen kernel is the best ISA whose bits are all in isa_mask. A family
  * with other ISAs declares its kernels and TFF_DECLARE_CONFIGS, and defines
- * <P>_configs itself, then TFF_DEFINE_SELECT. */
+ * <P>_configs itself, then TFF_DEFINE_SELECT. A family whose configs carry
+ * more (a second kernel, names) declares its own struct with an `isa` field
+ * and also selects by TFF_DEFINE_SELECT. */
 #ifndef TFF_UKERNELS_SELECT_H_
 #define TFF_UKERNELS_SELECT_H_
 

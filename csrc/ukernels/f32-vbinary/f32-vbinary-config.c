@@ -1,7 +1,7 @@
 /* f32-vbinary: the ISAs this build has, and their selection. */
 #include "f32-vbinary.h"
 
-#include "cpu/cpu.h"
+#include "ukernels/select.h"
 
 #define TFF_F32_VBINARY_CONFIG(ISA, BIT)                                                   \
   {BIT,                                                                                    \
@@ -26,14 +26,4 @@ const tff_f32_vbinary_config tff_f32_vbinary_configs[] = {
     TFF_F32_VBINARY_CONFIG(neon, TFF_ISA_NEON),
 #endif
 };
-const int tff_f32_vbinary_num_configs =
-    (int)(sizeof(tff_f32_vbinary_configs) / sizeof(tff_f32_vbinary_configs[0]));
-
-const tff_f32_vbinary_config* tff_f32_vbinary_select(uint32_t isa_mask) {
-  const tff_f32_vbinary_config* best = &tff_f32_vbinary_configs[0];
-  for (int i = 1; i < tff_f32_vbinary_num_configs; ++i) {
-    const tff_f32_vbinary_config* c = &tff_f32_vbinary_configs[i];
-    if ((isa_mask & c->isa) == c->isa && c->isa > best->isa) best = c;
-  }
-  return best;
-}
+TFF_DEFINE_SELECT(tff_f32_vbinary)

@@ -8,24 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef void (*tff_qs8_packw_fn)(size_t n, size_t k, const int8_t* w, int8_t* packed,
-                                 int32_t* sums);
+#include "ukernels/select.h"
 
-void tff_qs8_packw_ukernel_x16__scalar(size_t n, size_t k, const int8_t* w, int8_t* packed,
-                                       int32_t* sums);
-void tff_qs8_packw_ukernel_x16__sse41(size_t n, size_t k, const int8_t* w, int8_t* packed,
-                                      int32_t* sums);
+typedef void tff_qs8_packw_ukernel(size_t n, size_t k, const int8_t* w, int8_t* packed,
+                                   int32_t* sums);
+tff_qs8_packw_ukernel tff_qs8_packw_ukernel_x16__scalar, tff_qs8_packw_ukernel_x16__sse41;
 
-typedef struct {
-  tff_qs8_packw_fn fn;
-  const char* name;
-  uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
-} tff_qs8_packw_config;
-
-extern const tff_qs8_packw_config tff_qs8_packw_configs[];
-extern const int tff_qs8_packw_num_configs;
-/* The kernel of the best ISA in isa_mask. */
-const tff_qs8_packw_config* tff_qs8_packw_select(uint32_t isa_mask);
+/* tff_qs8_packw_config {fn, name, isa}, the configs this build has, and
+ * tff_qs8_packw_select: the kernel of the best ISA in isa_mask. */
+TFF_DECLARE_CONFIGS(tff_qs8_packw)
 
 /* Taps [i0, k) of one tile of `rows` (<= 16) rows at w: each row in order
  * (reads stay sequential, no byte needs a bounds test), its bytes added to

@@ -7,20 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef void (*tff_qs8_rsum_fn)(size_t n, size_t k, const int8_t* w, int32_t* sums);
+#include "ukernels/select.h"
 
-void tff_qs8_rsum_ukernel__scalar(size_t n, size_t k, const int8_t* w, int32_t* sums);
-void tff_qs8_rsum_ukernel__sse41(size_t n, size_t k, const int8_t* w, int32_t* sums);
+typedef void tff_qs8_rsum_ukernel(size_t n, size_t k, const int8_t* w, int32_t* sums);
+tff_qs8_rsum_ukernel tff_qs8_rsum_ukernel__scalar, tff_qs8_rsum_ukernel__sse41;
 
-typedef struct {
-  tff_qs8_rsum_fn fn;
-  const char* name;
-  uint32_t isa; /* TFF_ISA_* bit, 0 for scalar */
-} tff_qs8_rsum_config;
-
-extern const tff_qs8_rsum_config tff_qs8_rsum_configs[];
-extern const int tff_qs8_rsum_num_configs;
-/* The kernel of the best ISA in isa_mask. */
-const tff_qs8_rsum_config* tff_qs8_rsum_select(uint32_t isa_mask);
+/* tff_qs8_rsum_config {fn, name, isa}, the configs this build has, and
+ * tff_qs8_rsum_select: the kernel of the best ISA in isa_mask. */
+TFF_DECLARE_CONFIGS(tff_qs8_rsum)
 
 #endif /* TFLITE_FAST_UKERNELS_QS8_RSUM_H_ */

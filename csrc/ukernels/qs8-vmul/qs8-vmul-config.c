@@ -1,7 +1,7 @@
 /* qs8-vmul: the ISAs this build has, and their selection. */
 #include "qs8-vmul.h"
 
-#include "cpu/cpu.h"
+#include "ukernels/select.h"
 
 #define TFF_QS8_VMUL_CONFIG(ISA, BIT)                                           \
   {BIT, tff_qs8_vmul_minmax_fp32_ukernel__##ISA, tff_qs8_vmulc_minmax_fp32_ukernel__##ISA, \
@@ -19,14 +19,4 @@ const tff_qs8_vmul_config tff_qs8_vmul_configs[] = {
     TFF_QS8_VMUL_CONFIG(neon, TFF_ISA_NEON),
 #endif
 };
-const int tff_qs8_vmul_num_configs =
-    (int)(sizeof(tff_qs8_vmul_configs) / sizeof(tff_qs8_vmul_configs[0]));
-
-const tff_qs8_vmul_config* tff_qs8_vmul_select(uint32_t isa_mask) {
-  const tff_qs8_vmul_config* best = &tff_qs8_vmul_configs[0];
-  for (int i = 1; i < tff_qs8_vmul_num_configs; ++i) {
-    const tff_qs8_vmul_config* c = &tff_qs8_vmul_configs[i];
-    if ((isa_mask & c->isa) == c->isa && c->isa > best->isa) best = c;
-  }
-  return best;
-}
+TFF_DEFINE_SELECT(tff_qs8_vmul)
