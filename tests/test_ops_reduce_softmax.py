@@ -94,6 +94,18 @@ def test_mean_float(mode, case, seed):
 
 
 @pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=15, deadline=None)
+@given(b=st.integers(1, 3), h=st.integers(1, 7), w=st.integers(1, 7), c=st.integers(1, 200),
+       spatial=st.booleans(), keep=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_mean_float_wide(mode, b, h, w, c, spatial, keep, seed):
+    """Many kept channels after the reduced dims (MobileNet's 7x7x1280 head): XNNPACK's
+    strided reduction, computed 64 channels at a time (partial runs, several lines)."""
+    shape = [b, h, w, c]
+    x = (np.random.default_rng(seed).standard_normal(shape) + 3).astype(np.float32)
+    oracle.check(mean_model(shape, [1, 2] if spatial else [0, 2], keep, np.float32), [x], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
 @settings(max_examples=40, deadline=None)
 @given(case=mean_case(), q=int8_quant(), seed=st.integers(0, 2**32 - 1))
 def test_mean_int8(mode, case, q, seed):

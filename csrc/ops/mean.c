@@ -77,6 +77,36 @@ static void prepare_float_xnn(OpData* d) {
   d->kind = kMeanFloatXnn;
 }
 
+/* The strided case goes kMeanRun outputs (consecutive channels) at a time,
+ * summing down the reduced dims one input row at a time, 8 lanes at a time
+ * (which -O2 vectorizes); each output keeps its order. Summing one output
+ * at a time read one element per cache line: 64 us for MobileNet's
+ * 7x7x1280, against 11 us. */
+enum { kMeanRun = 64 };
+
+/* Outputs o[t] = Σ_i Σ_j (Σ_k x[i, j, k, t]) · scale, t < len, of the
+ * strided view (element strides st), in XNNPACK's order. */
+static void mean_run_f32(const OpData* d, const size_t* st, const float* x, size_t len,
+                         float* o) {
+  const size_t* s = d->xdims;
+  float acc[kMeanRun], sum[kMeanRun];
+  for (size_t t = 0; t < len; ++t) acc[t] = 0.0f;
+  for (size_t i = 0; i < s[0]; ++i)
+    for (size_t j = 0; j < s[2]; ++j) {
+      for (size_t t = 0; t < len; ++t) sum[t] = 0.0f;
+      for (size_t k = 0; k < s[4]; ++k) {
+        const float* q = x + i * st[0] + j * st[2] + k * st[4];
+        size_t t = 0;
+        for (; t + 8 <= len; t += 8) {
+          _Pragma("GCC unroll 8") for (int u = 0; u < 8; ++u) sum[t + u] += q[t + u];
+        }
+        for (; t < len; ++t) sum[t] += q[t];
+      }
+      for (size_t t = 0; t < len; ++t) acc[t] += sum[t] * d->scale;
+    }
+  memcpy(o, acc, len * sizeof(float));
+}
+
 static void mean_float_xnn(const OpData* d, const float* x, float* o) {
   const unsigned csr = tff_ftz_enter();
   const size_t* s = d->xdims;
@@ -98,15 +128,10 @@ static void mean_float_xnn(const OpData* d, const float* x, float* o) {
   }
   for (size_t a = 0; a < s[1]; ++a)
     for (size_t b = 0; b < s[3]; ++b)
-      for (size_t c = 0; c < s[5]; ++c, ++o) {
-        *o = 0.0f;
-        for (size_t i = 0; i < s[0]; ++i)
-          for (size_t j = 0; j < s[2]; ++j) {
-            const float* p = x + a * st[1] + b * st[3] + c + i * st[0] + j * st[2];
-            float sum = 0.0f;
-            for (size_t k = 0; k < s[4]; ++k) sum += p[k * st[4]];
-            *o += sum * d->scale;
-          }
+      for (size_t c = 0; c < s[5]; c += kMeanRun) {
+        const size_t len = s[5] - c < (size_t)kMeanRun ? s[5] - c : (size_t)kMeanRun;
+        mean_run_f32(d, st, x + a * st[1] + b * st[3] + c, len, o);
+        o += len;
       }
   tff_ftz_leave(csr);
 }

@@ -1,8 +1,17 @@
 /* Work splitting; see threadpool.h. One pool per interpreter: num_threads - 1
- * workers plus the calling thread claim chunks from an atomic counter that
- * also carries the task's generation, so a worker that wakes late claims
- * nothing from a finished task and the caller waits only for the chunks, not
- * for every worker (which matters when the machine is oversubscribed).
+ * workers plus the calling thread (thread 0). Each task gives every thread
+ * an equal contiguous range of the items; a thread claims chunks from the
+ * front of its own range and, when that is empty, steals chunks from the
+ * back of the others' (as XNNPACK's pthreadpool). Thread t thus gets the
+ * same part of every layer's output (the same image rows, for the row-major
+ * splits of the conv and elementwise ops), so most of what a layer reads is
+ * still in the private cache of the core that wrote it; shared guided
+ * chunks interleaved the rows of the two threads, and the 112x112 and 56x56
+ * depthwise layers read half their input from the other core.
+ * A range word carries the task's generation, so a worker that wakes late
+ * claims nothing from a finished task, and the caller waits only for the
+ * chunks, not for every worker (which matters when the machine is
+ * oversubscribed: the caller steals a sleeping worker's range).
  * A task is published by bumping `generation`; idle workers spin briefly on
  * it (ops of one invoke follow each other within microseconds) and then
  * sleep on a condition variable, so an idle interpreter costs no CPU. */
@@ -86,60 +95,98 @@ static void thread_join(tff_thread t) { pthread_join(t, NULL); }
  * yielding, 8.5 ms. A yield with nothing else runnable returns at once, so
  * a worker on a free core still reacts within about a microsecond. */
 enum { kSpinNsBeforeSleep = 1000000, kPauseNs = 20000, kSpinsBeforeYield = 1000 };
-/* Guided chunks: a claim takes 1/kGuide of the items a thread has left
- * (remaining / (threads · kGuide), at least the grain), so chunks shrink
- * toward the end and the threads finish within about one grain of each
- * other, in O(threads · log n) claims. 4 equal chunks a thread left a thread
- * idle for up to a chunk (7x7 layers on 2 threads: 3 chunks against 2). */
-enum { kGuide = 2 };
+/* A range word is generation << 32 | begin << 16 | end, so a task has at
+ * most kMaxItems items; a bigger n is cut into kMaxItems-or-fewer runs of
+ * consecutive items ("units"), still thousands a thread. */
+enum { kMaxItems = 0xffff };
+
+/* One thread's range, on its own cache line: the owner's claims do not
+ * invalidate the line the other threads' claims use. */
+typedef struct {
+  _Atomic uint64_t range;
+  char pad[64 - sizeof(uint64_t)];
+} tff_range;
 
 struct tff_threadpool {
   int num_workers;
   tff_thread* threads;
+  tff_range* ranges;          /* [num_workers + 1], 64-byte aligned */
   tff_mutex mutex;
   tff_cond wake;
   atomic_uint generation;     /* bumped once per task (and at shutdown) */
   atomic_int sleepers;        /* workers blocked on `wake` */
   atomic_int busy;            /* a task is running: nested calls go inline */
+  atomic_int next_worker;     /* a starting worker's index - 1 */
   int stop;
-  /* The current task, written before `generation` is bumped and read only
-   * after claiming one of its chunks (the task cannot end before then). */
+  /* The current task, written before its range words are stored and read
+   * only after claiming one of its chunks (the task cannot end before
+   * then). An item (unit) is `unit` items of fn's range [0, n). */
   tff_task_fn fn;
   void* arg;
-  /* n and grain of task `generation`, in slot generation & 1: a worker that
-   * loaded a stale claim word of task g reads task g's n (the next task
-   * writes the other slot), so it never claims items past task g's end; the
-   * task after next rewrites the slot only after its own claim word moved on,
-   * and then the stale CAS fails. (With one n, a stale worker could read the
-   * next task's n before the next claim word was stored, claim items of
-   * task g that do not exist, and count them into the next task's `done`.) */
-  struct { atomic_int n, grain; } size[2];
-  _Atomic uint64_t claim;     /* generation << 32 | next item */
-  atomic_int done;            /* items finished */
+  int n, unit;
+  /* The claim size in units, read before a claim: a stale value only
+   * changes the size of a chunk the range word still holds. */
+  atomic_int grain;
+  atomic_int done;            /* units finished */
 };
 
-/* Runs chunks of task `gen` until none is left (or the task is over). n and
- * grain may belong to the task after next when v is stale; the CAS then
- * fails (see `size`). */
-static void run_chunks(struct tff_threadpool* p, unsigned gen) {
-  const int parts = (p->num_workers + 1) * kGuide;
-  uint64_t v = atomic_load_explicit(&p->claim, memory_order_acquire);
+static uint64_t range_word(unsigned gen, int begin, int end) {
+  return (uint64_t)gen << 32 | (uint64_t)begin << 16 | (uint64_t)end;
+}
+
+/* A claim takes 1/kGuide of what is left in a range, at least the grain:
+ * few claims (a 1x1 conv tile is ~80 ns of work, a claim ~20 ns), and the
+ * chunks shrink toward the end, so threads finish within about a grain of
+ * each other, and a thread that sleeps or is preempted holds back at most
+ * a quarter of its range. */
+enum { kGuide = 4 };
+
+/* Claims units of task `gen` from the front (own range) or the back
+ * (another's) of *r: 0 when the range is empty or of another task, else the
+ * claimed units, first at *first. */
+static int claim(_Atomic uint64_t* r, unsigned gen, int grain, int front, int* first) {
+  uint64_t v = atomic_load_explicit(r, memory_order_acquire);
   for (;;) {
-    if ((unsigned)(v >> 32) != gen) return;
-    const int begin = (int)(uint32_t)v;
-    const int n = atomic_load_explicit(&p->size[gen & 1].n, memory_order_acquire);
-    if (begin >= n) return;
-    int size = (n - begin) / parts;
-    const int grain = atomic_load_explicit(&p->size[gen & 1].grain, memory_order_relaxed);
+    if ((unsigned)(v >> 32) != gen) return 0;
+    const int begin = (int)(v >> 16 & 0xffff), end = (int)(v & 0xffff);
+    if (begin >= end) return 0;
+    int size = (end - begin) / kGuide;
     if (size < grain) size = grain;
-    if (size > n - begin) size = n - begin;
-    if (!atomic_compare_exchange_weak_explicit(&p->claim, &v, v + (uint64_t)size,
-                                               memory_order_acq_rel, memory_order_acquire))
-      continue;
-    p->fn(p->arg, begin, begin + size);
-    atomic_fetch_add_explicit(&p->done, size, memory_order_release);
-    v = atomic_load_explicit(&p->claim, memory_order_acquire);
+    if (size > end - begin) size = end - begin;
+    const uint64_t next = front ? v + ((uint64_t)size << 16) : v - (uint64_t)size;
+    if (atomic_compare_exchange_weak_explicit(r, &v, next, memory_order_acq_rel,
+                                              memory_order_acquire)) {
+      *first = front ? begin : end - size;
+      return size;
+    }
   }
+}
+
+/* Runs units [first, first + size) of the current task. */
+static void run_units(const struct tff_threadpool* p, int first, int size) {
+  const int64_t begin = (int64_t)first * p->unit, end = (int64_t)(first + size) * p->unit;
+  p->fn(p->arg, (int)begin, end < p->n ? (int)end : p->n);
+}
+
+/* Thread `self` runs chunks of task `gen`, its own range first, then the
+ * others' from the back, until none is left (or the task is over); returns
+ * the units it ran. */
+static int run_chunks(struct tff_threadpool* p, unsigned gen, int self) {
+  const int threads = p->num_workers + 1;
+  const int grain = atomic_load_explicit(&p->grain, memory_order_relaxed);
+  int ran = 0, first, size;
+  while ((size = claim(&p->ranges[self].range, gen, grain, 1, &first)) > 0) {
+    run_units(p, first, size);
+    ran += size;
+  }
+  for (int k = 1; k < threads; ++k) {
+    _Atomic uint64_t* r = &p->ranges[(self + k) % threads].range;
+    while ((size = claim(r, gen, grain, 0, &first)) > 0) {
+      run_units(p, first, size);
+      ran += size;
+    }
+  }
+  return ran;
 }
 
 /* Waits until `generation` moves past `seen`; returns the new value. */
@@ -171,13 +218,16 @@ static unsigned wait_for_task(struct tff_threadpool* p, unsigned seen) {
 
 static void worker_main(void* arg) {
   struct tff_threadpool* p = (struct tff_threadpool*)arg;
+  const int self = atomic_fetch_add(&p->next_worker, 1) + 1;
   /* The generation at creation, not at thread start: a task may be published
    * before this thread first runs. */
   unsigned seen = 0;
   for (;;) {
     seen = wait_for_task(p, seen);
     if (p->stop) return;
-    run_chunks(p, seen);
+    /* One count per task: the caller waits for these units only. */
+    const int ran = run_chunks(p, seen, self);
+    if (ran > 0) atomic_fetch_add_explicit(&p->done, ran, memory_order_release);
   }
 }
 
@@ -196,7 +246,9 @@ static struct tff_threadpool* pool_create(int num_threads) {
   struct tff_threadpool* p = (struct tff_threadpool*)calloc(1, sizeof(*p));
   if (p == NULL) return NULL;
   p->threads = (tff_thread*)calloc((size_t)(num_threads - 1), sizeof(tff_thread));
-  if (p->threads == NULL || mutex_init(&p->mutex) != 0) {
+  p->ranges = (tff_range*)tff_aligned_alloc(64, (size_t)num_threads * sizeof(tff_range));
+  if (p->threads == NULL || p->ranges == NULL || mutex_init(&p->mutex) != 0) {
+    tff_aligned_free(p->ranges);
     free(p->threads);
     free(p);
     return NULL;
@@ -205,12 +257,10 @@ static struct tff_threadpool* pool_create(int num_threads) {
   atomic_init(&p->generation, 0);
   atomic_init(&p->sleepers, 0);
   atomic_init(&p->busy, 0);
-  atomic_init(&p->claim, 0);
+  atomic_init(&p->next_worker, 0);
+  atomic_init(&p->grain, 1);
   atomic_init(&p->done, 0);
-  for (int i = 0; i < 2; ++i) {
-    atomic_init(&p->size[i].n, 0);
-    atomic_init(&p->size[i].grain, 1);
-  }
+  for (int i = 0; i < num_threads; ++i) atomic_init(&p->ranges[i].range, 0);
   for (int i = 0; i < num_threads - 1; ++i) {
     if (thread_start(&p->threads[i], p) != 0) break;
     p->num_workers++;
@@ -228,6 +278,7 @@ void tff_threadpool_destroy(struct tff_threadpool* p) {
   for (int i = 0; i < p->num_workers; ++i) thread_join(p->threads[i]);
   cond_destroy(&p->wake);
   mutex_destroy(&p->mutex);
+  tff_aligned_free(p->ranges);
   free(p->threads);
   free(p);
 }
@@ -252,15 +303,21 @@ void tff_parallel_for(TfLiteContext* ctx, int n, int grain, tff_task_fn fn, void
   }
   p->fn = fn;
   p->arg = arg;
-  const unsigned gen = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
-  atomic_store_explicit(&p->size[gen & 1].grain, grain, memory_order_relaxed);
-  atomic_store_explicit(&p->size[gen & 1].n, n, memory_order_release);
+  p->n = n;
+  p->unit = n <= kMaxItems ? 1 : (n + kMaxItems - 1) / kMaxItems;
+  const int units = (n + p->unit - 1) / p->unit, parts = p->num_workers + 1;
+  atomic_store_explicit(&p->grain, (grain + p->unit - 1) / p->unit, memory_order_relaxed);
   atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-  atomic_store_explicit(&p->claim, (uint64_t)gen << 32, memory_order_release);
+  const unsigned gen = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
+  for (int t = 0; t < parts; ++t)
+    atomic_store_explicit(&p->ranges[t].range,
+                          range_word(gen, (int)((int64_t)units * t / parts),
+                                     (int)((int64_t)units * (t + 1) / parts)),
+                          memory_order_release);
   publish(p, gen);
-  run_chunks(p, gen);
+  const int mine = run_chunks(p, gen, 0);
   /* Chunks claimed by workers may still run: wait for all of them. */
-  for (int i = 0; atomic_load_explicit(&p->done, memory_order_acquire) != n; ++i) {
+  for (int i = 0; atomic_load_explicit(&p->done, memory_order_acquire) != units - mine; ++i) {
     if (i < kSpinsBeforeYield) tff_cpu_relax();
     else thread_yield();
   }

@@ -10,8 +10,10 @@
 /* Processes items [begin, end) of the range. */
 typedef void (*tff_task_fn)(void* arg, int begin, int end);
 
-/* Runs fn over [0, n) in chunks of at least `grain` items, spread over the
- * interpreter's threads; returns when all chunks are done. */
+/* Runs fn over [0, n) in chunks of `grain` items (fewer at the end of a
+ * thread's share; n < 2·grain runs inline), spread over the interpreter's
+ * threads, thread t mostly on the t-th of equal consecutive shares; returns
+ * when all chunks are done. */
 void tff_parallel_for(TfLiteContext* ctx, int n, int grain, tff_task_fn fn, void* arg);
 
 /* Threads available to ctx's interpreter (>= 1). */
