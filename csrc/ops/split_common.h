@@ -87,7 +87,7 @@ static inline void tff_split_run(TfLiteContext* ctx, const TfLiteNode* node,
     for (int i = 0; i < n; ++i) {
       TfLiteTensor* o = tff_output(ctx, node, i);
       const size_t chunk = (size_t)o->dims->data[axis] * inner;
-      if (chunk) memcpy(o->data.raw + r * chunk, src, chunk);
+      tff_copy(o->data.raw + r * chunk, src, chunk);
       src += chunk;
     }
   }

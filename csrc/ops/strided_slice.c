@@ -198,7 +198,7 @@ static void merge_rows(OpData* d) {
 /* Copies n elements taken `step` apart (type-agnostic, by element size). */
 static void gather(char* dst, const char* src, int n, int step, size_t elem) {
   if (step == 1) {
-    memcpy(dst, src, (size_t)n * elem);
+    tff_copy(dst, src, (size_t)n * elem);
     return;
   }
   const ptrdiff_t jump = (ptrdiff_t)step * (ptrdiff_t)elem;
@@ -210,10 +210,10 @@ static void slice(const OpData* d, const char* in, char* out) {
     memcpy(out, in, d->elem);
     return;
   }
-  size_t rows = 1;
-  for (int k = 0; k < d->rank; ++k) rows *= (size_t)d->count[k];
   const int last = d->rank - 1;
-  rows = rows ? rows / (size_t)d->count[last] : 0;
+  if (d->count[last] == 0) return;
+  size_t rows = 1;
+  for (int k = 0; k < last; ++k) rows *= (size_t)d->count[k];
   int idx[SLICE_MAX_DIMS] = {0};
   for (size_t r = 0; r < rows; ++r) {
     ptrdiff_t at = d->start[last];
