@@ -609,6 +609,22 @@ typedef struct {
   int nblocks, nsplit;
 } tff_gemm_job;
 
+/* Rows [m0, m0 + mr) of group grp, channels [n0, n1), weights from w. */
+static inline void tff_gemm_tile(const tff_gemm_job* j, int grp, size_t m0, size_t n0, size_t n1,
+                                 const char* w) {
+  const tff_gemm* g = j->g;
+  const size_t mr = j->m - m0 < (size_t)g->mr ? j->m - m0 : (size_t)g->mr;
+  char* c = j->out + m0 * j->out_stride + (grp * g->nc + n0) * g->esz;
+  const void* const* a = j->ind + m0 * g->ks;
+  const size_t a_offset = grp * g->kc * g->esz;
+  if (g->f32)
+    g->f32->fn(mr, n1 - n0, g->kc, g->ks, (const float* const*)a, a_offset, (const float*)w,
+               (float*)c, j->out_stride, &g->fp);
+  else
+    g->qs8->fn(mr, n1 - n0, g->kc, g->ks, (const int8_t* const*)a, a_offset, w, (int8_t*)c,
+               j->out_stride, &g->qp);
+}
+
 /* Item = (tile of mr rows, group, slice of channel blocks). */
 static void tff_gemm_task(void* arg, int begin, int end) {
   const tff_gemm_job* j = (const tff_gemm_job*)arg;
@@ -618,20 +634,11 @@ static void tff_gemm_task(void* arg, int begin, int end) {
     const int s = it % j->nsplit, rest = it / j->nsplit;
     const int grp = rest % g->groups;
     const size_t m0 = (size_t)(rest / g->groups) * g->mr;
-    const size_t mr = j->m - m0 < (size_t)g->mr ? j->m - m0 : (size_t)g->mr;
     const size_t b0 = (size_t)s * j->nblocks / j->nsplit;
     const size_t b1 = (size_t)(s + 1) * j->nblocks / j->nsplit;
     const size_t n0 = b0 * g->nr, n1 = b1 * g->nr < g->nc ? b1 * g->nr : g->nc;
-    const char* w = (const char*)g->packed + grp * g->group_bytes + b0 * block_bytes;
-    char* c = j->out + m0 * j->out_stride + (grp * g->nc + n0) * g->esz;
-    const void* const* a = j->ind + m0 * g->ks;
-    const size_t a_offset = grp * g->kc * g->esz;
-    if (g->f32)
-      g->f32->fn(mr, n1 - n0, g->kc, g->ks, (const float* const*)a, a_offset,
-                 (const float*)w, (float*)c, j->out_stride, &g->fp);
-    else
-      g->qs8->fn(mr, n1 - n0, g->kc, g->ks, (const int8_t* const*)a, a_offset, w, (int8_t*)c,
-                 j->out_stride, &g->qp);
+    tff_gemm_tile(j, grp, m0, n0, n1,
+                  (const char*)g->packed + grp * g->group_bytes + b0 * block_bytes);
   }
 }
 
@@ -648,6 +655,10 @@ static inline void tff_gemm_run(TfLiteContext* ctx, const tff_gemm* g, size_t m,
   if (threads > 1 && items < 16 * threads) {
     const int want = (16 * threads + items - 1) / items;
     j.nsplit = want < j.nblocks ? want : j.nblocks;
+  }
+  if (items * j.nsplit == 1) { /* one tile (a GEMV): no pool, none of the task's divisions */
+    tff_gemm_tile(&j, 0, 0, 0, g->nc, (const char*)g->packed);
+    return;
   }
   tff_parallel_for(ctx, items * j.nsplit, 1, tff_gemm_task, &j);
 }

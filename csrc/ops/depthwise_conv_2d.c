@@ -333,25 +333,30 @@ typedef struct {
   int pieces;               /* items per output row (its pixels cut evenly) */
 } RowTask;
 
+/* Pixels [x0, x1) of output row oy of image b. */
+static void dw_piece(const RowTask* t, int b, int oy, size_t x0, size_t x1) {
+  const OpData* d = t->d;
+  const size_t taps = (size_t)d->g.k_h * d->g.k_w, w = (size_t)d->g.out_w;
+  const size_t c = (size_t)d->cout, r = (size_t)b * d->g.out_h + oy;
+  const void** ind = d->ind + ((size_t)ind_row(d, oy) * w + x0) * taps;
+  const size_t shift = oy >= d->r0 && oy < d->r1 ? (size_t)(oy - d->r0) * t->in_rows : 0;
+  const size_t pixel = (r * w + x0) * c, off = (size_t)b * t->in_image + shift;
+  if (d->q8)
+    d->q8->fn(c, x1 - x0, taps, (const int8_t**)ind, d->packed, (int8_t*)t->out + pixel, 0, off,
+              (const int8_t*)d->pad, &d->q8p);
+  else
+    d->f32->fn(c, x1 - x0, taps, (const float**)ind, d->packed, (float*)t->out + pixel, 0, off,
+               (const float*)d->pad, &d->f32p);
+}
+
 /* Items [begin, end): piece i % pieces of output row i / pieces. */
 static void dw_rows(void* arg, int begin, int end) {
   const RowTask* t = (const RowTask*)arg;
-  const OpData* d = t->d;
-  const size_t taps = (size_t)d->g.k_h * d->g.k_w, w = (size_t)d->g.out_w;
-  const size_t c = (size_t)d->cout;
+  const size_t w = (size_t)t->d->g.out_w;
   for (int i = begin; i < end; ++i) {
     const int r = i / t->pieces, piece = i % t->pieces;
-    const size_t x0 = w * piece / t->pieces, x1 = w * (piece + 1) / t->pieces;
-    const int b = r / d->g.out_h, oy = r % d->g.out_h;
-    const void** ind = d->ind + ((size_t)ind_row(d, oy) * w + x0) * taps;
-    const size_t shift = oy >= d->r0 && oy < d->r1 ? (size_t)(oy - d->r0) * t->in_rows : 0;
-    const size_t pixel = ((size_t)r * w + x0) * c, off = (size_t)b * t->in_image + shift;
-    if (d->q8)
-      d->q8->fn(c, x1 - x0, taps, (const int8_t**)ind, d->packed, (int8_t*)t->out + pixel, 0,
-                off, (const int8_t*)d->pad, &d->q8p);
-    else
-      d->f32->fn(c, x1 - x0, taps, (const float**)ind, d->packed, (float*)t->out + pixel, 0,
-                 off, (const float*)d->pad, &d->f32p);
+    dw_piece(t, r / t->d->g.out_h, r % t->d->g.out_h, w * piece / t->pieces,
+             w * (piece + 1) / t->pieces);
   }
 }
 
@@ -378,6 +383,10 @@ static void eval_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
   if (pieces > g->out_w) pieces = g->out_w;
   RowTask t = {d, out->data.raw, (size_t)g->in_h * g->in_w * pixel,
                (size_t)g->stride_h * g->in_w * pixel, pieces};
+  if (rows * pieces == 1) { /* one output row (streaming models): no pool, no divisions */
+    dw_piece(&t, 0, 0, 0, (size_t)g->out_w);
+    return;
+  }
   /* ~32K multiply-adds per chunk at least, so small layers stay inline. */
   const size_t item_work = (size_t)g->out_w * d->cout * taps / (size_t)pieces;
   const int grain = item_work >= 32768 ? 1 : (int)(32768 / (item_work ? item_work : 1));
@@ -391,7 +400,7 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* bias = tff_input(ctx, node, 2);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   const tff_conv_geom* g = &d->g;
-  if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
+  if (out->bytes == 0) return kTfLiteOk; /* an empty output */
   if (d->int16) {
     eval_int16(d, in->data.i16, filter->data.int8, bias ? bias->data.i64 : NULL, out->data.i16);
     return kTfLiteOk;

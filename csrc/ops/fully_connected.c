@@ -196,7 +196,7 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* filter = tff_input(ctx, node, 1);
   const TfLiteTensor* bias = tff_input(ctx, node, 2);
   TfLiteTensor* out = tff_output(ctx, node, 0);
-  if (tff_num_elements(out->dims) == 0) return kTfLiteOk;
+  if (out->bytes == 0) return kTfLiteOk; /* an empty output */
   const size_t k = (size_t)d->k, n = (size_t)d->n;
   if (d->int16) {
     eval_int16(d, in->data.i16, filter->data.int8, bias ? bias->data.i64 : NULL, out->data.i16);

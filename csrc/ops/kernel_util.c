@@ -197,21 +197,26 @@ TfLiteStatus tff_resize_output_persistent(TfLiteContext* ctx, TfLiteTensor* t, i
   return tff_resize_output(ctx, t, rank, dims);
 }
 
-static size_t input_bytes(TfLiteContext* ctx, const TfLiteNode* node, int i) {
-  const TfLiteTensor* t = tff_input(ctx, node, i);
-  return tff_num_elements(t->dims) * tff_type_size(t->type);
+/* Bytes of t's dims from `axis` on: one row's share (a rank-0 t: one). */
+static size_t row_bytes(const TfLiteTensor* t, int axis, size_t elem) {
+  for (int d = axis; d < t->dims->size; ++d) elem *= (size_t)t->dims->data[d];
+  return elem;
 }
 
+/* Each of the `outer` rows of the output (its dims before axis) is that row
+ * of every input in turn. Products only: a division per input cost more
+ * than the copies of a small concatenation. */
 static void concat_inputs(TfLiteContext* ctx, const TfLiteNode* node, int axis, TfLiteTensor* out) {
-  size_t outer = 1, row = 0, at = 0;
+  size_t outer = 1, at = 0;
   if (axis < 0) axis += out->dims->size;
   for (int d = 0; d < axis; ++d) outer *= (size_t)out->dims->data[d];
+  const size_t elem = tff_type_size(out->type), row = row_bytes(out, axis, elem);
   if (outer == 0) return;
-  row = tff_num_elements(out->dims) * tff_type_size(out->type) / outer; /* the inputs' sum */
   for (int i = 0; i < node->inputs->size; ++i) {
-    const char* in = tff_input(ctx, node, i)->data.raw_const;
-    const size_t bytes = input_bytes(ctx, node, i), chunk = outer == 1 ? bytes : bytes / outer;
-    for (size_t o = 0; o < outer; ++o) memcpy(out->data.raw + o * row + at, in + o * chunk, chunk);
+    const TfLiteTensor* t = tff_input(ctx, node, i);
+    const size_t chunk = row_bytes(t, axis, elem);
+    for (size_t o = 0; o < outer; ++o)
+      tff_copy(out->data.raw + o * row + at, t->data.raw_const + o * chunk, chunk);
     at += chunk;
   }
 }

@@ -73,6 +73,29 @@ static inline int tff_rank(const TfLiteTensor* t) { return t->dims->size; }
 /* Product of dims; 0 for any zero dim. Saturates at SIZE_MAX/2 on overflow. */
 size_t tff_num_elements(const TfLiteIntArray* dims);
 
+/* memcpy for the small moves of the data-movement ops (a row of a split,
+ * an input of a concatenation: tens to hundreds of bytes): fixed-size
+ * chunks compile to register moves where a libc call costs more than the
+ * copy. The last chunk overlaps the one before it. Buffers are disjoint. */
+static inline void tff_copy(void* dst, const void* src, size_t n) {
+  char* d = (char*)dst;
+  const char* s = (const char*)src;
+  if (n > 256) {
+    memcpy(d, s, n);
+  } else if (n >= 16) {
+    for (size_t i = 0; i + 16 < n; i += 16) memcpy(d + i, s + i, 16);
+    memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(d, s, 8);
+    memcpy(d + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(d, s, 4);
+    memcpy(d + n - 4, s + n - 4, 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) d[i] = s[i];
+  }
+}
+
 /* Resize an output to the given shape (copies dims; the context takes it). */
 TfLiteStatus tff_resize_output(TfLiteContext* ctx, TfLiteTensor* t, int rank, const int* dims);
 

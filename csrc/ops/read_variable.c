@@ -71,7 +71,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
                        v->name, shape_str(v->dims, a, sizeof(a)),
                        shape_str(out->dims, b, sizeof(b)));
   }
-  memcpy(out->data.raw, v->data.raw, v->bytes);
+  tff_copy(out->data.raw, v->data.raw, v->bytes);
   return kTfLiteOk;
 }
 

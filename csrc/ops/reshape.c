@@ -82,7 +82,7 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   TfLiteTensor* out = tff_output(ctx, node, 0);
   if (out->allocation_type != kTfLitePersistentRo && out->data.raw != in->data.raw_const) {
-    memcpy(out->data.raw, in->data.raw_const, out->bytes);
+    tff_copy(out->data.raw, in->data.raw_const, out->bytes);
   }
   return kTfLiteOk;
 }

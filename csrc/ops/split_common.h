@@ -75,21 +75,21 @@ static inline void tff_split_dynamic(TfLiteContext* ctx, const TfLiteNode* node)
 }
 
 /* The copy: each of the `outer` rows of the input (the dims before axis) is
- * the concatenation of that row of every output. */
+ * the concatenation of that row of every output. Output by output, so the
+ * inner loop is only the moves of one chunk size. */
 static inline void tff_split_run(TfLiteContext* ctx, const TfLiteNode* node,
                                  const TfLiteTensor* in, int axis) {
   size_t outer = 1, inner = tff_type_size(in->type);
   for (int d = 0; d < axis; ++d) outer *= (size_t)in->dims->data[d];
   for (int d = axis + 1; d < in->dims->size; ++d) inner *= (size_t)in->dims->data[d];
+  const size_t row = (size_t)in->dims->data[axis] * inner;
   const char* src = in->data.raw_const;
-  const int n = tff_num_outputs(node);
-  for (size_t r = 0; r < outer; ++r) {
-    for (int i = 0; i < n; ++i) {
-      TfLiteTensor* o = tff_output(ctx, node, i);
-      const size_t chunk = (size_t)o->dims->data[axis] * inner;
-      if (chunk) memcpy(o->data.raw + r * chunk, src, chunk);
-      src += chunk;
-    }
+  for (int i = 0; i < tff_num_outputs(node); ++i) {
+    TfLiteTensor* o = tff_output(ctx, node, i);
+    const size_t chunk = (size_t)o->dims->data[axis] * inner;
+    char* dst = o->data.raw;
+    for (size_t r = 0; r < outer; ++r) tff_copy(dst + r * chunk, src + r * row, chunk);
+    src += chunk;
   }
 }
 

@@ -16,6 +16,7 @@ typedef struct OpData {
   int start[SLICE_MAX_DIMS], step[SLICE_MAX_DIMS], count[SLICE_MAX_DIMS];
   size_t stride[SLICE_MAX_DIMS]; /* input elements per index of each effective dim */
   size_t elem;                   /* bytes of one element: a whole merged row after merge_rows */
+  size_t run_at, run_bytes;      /* a slice of one contiguous run: its offset and size, else 0 */
 } OpData;
 
 /* One effective dim as TFLite's BuildStridedSliceParams leaves it. */
@@ -195,10 +196,26 @@ static void merge_rows(OpData* d) {
   }
 }
 
+/* A slice that is one contiguous run of the input (every dim but the last
+ * at one index, the last at step 1: a streaming model's state tail) is one
+ * copy at an offset known at prepare, where slice() would walk its rows. */
+static void find_run(OpData* d) {
+  d->run_at = d->run_bytes = 0;
+  const int last = d->rank - 1;
+  if (d->rank == 0 || d->step[last] != 1 || d->count[last] == 0) return;
+  ptrdiff_t at = d->start[last];
+  for (int k = 0; k < last; ++k) {
+    if (d->count[k] != 1) return;
+    at += (ptrdiff_t)d->start[k] * (ptrdiff_t)d->stride[k];
+  }
+  d->run_at = (size_t)at * d->elem;
+  d->run_bytes = (size_t)d->count[last] * d->elem;
+}
+
 /* Copies n elements taken `step` apart (type-agnostic, by element size). */
 static void gather(char* dst, const char* src, int n, int step, size_t elem) {
   if (step == 1) {
-    memcpy(dst, src, (size_t)n * elem);
+    tff_copy(dst, src, (size_t)n * elem);
     return;
   }
   const ptrdiff_t jump = (ptrdiff_t)step * (ptrdiff_t)elem;
@@ -210,10 +227,10 @@ static void slice(const OpData* d, const char* in, char* out) {
     memcpy(out, in, d->elem);
     return;
   }
-  size_t rows = 1;
-  for (int k = 0; k < d->rank; ++k) rows *= (size_t)d->count[k];
   const int last = d->rank - 1;
-  rows = rows ? rows / (size_t)d->count[last] : 0;
+  if (d->count[last] == 0) return;
+  size_t rows = 1;
+  for (int k = 0; k < last; ++k) rows *= (size_t)d->count[k];
   int idx[SLICE_MAX_DIMS] = {0};
   for (size_t r = 0; r < rows; ++r) {
     ptrdiff_t at = d->start[last];
@@ -260,6 +277,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   int dims[SLICE_MAX_DIMS], rank;
   TF_LITE_ENSURE_OK(ctx, build(ctx, node, d, dims, &rank));
   merge_rows(d);
+  find_run(d);
   if (!tff_is_constant(in)) return tff_resize_output(ctx, out, rank, dims);
   TF_LITE_ENSURE_OK(ctx, tff_resize_output_persistent(ctx, out, rank, dims));
   slice(d, in->data.raw_const, out->data.raw);
@@ -268,9 +286,13 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
 
 static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor* out = tff_output(ctx, node, 0);
-  if (out->allocation_type != kTfLitePersistentRo) {
-    slice((const OpData*)node->user_data, tff_input(ctx, node, 0)->data.raw_const, out->data.raw);
-  }
+  const OpData* d = (const OpData*)node->user_data;
+  if (out->allocation_type == kTfLitePersistentRo) return kTfLiteOk;
+  const char* in = tff_input(ctx, node, 0)->data.raw_const;
+  if (d->run_bytes)
+    tff_copy(out->data.raw, in + d->run_at, d->run_bytes);
+  else
+    slice(d, in, out->data.raw);
   return kTfLiteOk;
 }
 

@@ -168,16 +168,21 @@ TFF_QS8_QC8W_GEMM_BODY(gemm) {
       TFF_C2_BLOCK(1);
     const __m256 s0 = _mm256_loadu_ps((const float*)pw), s1 = _mm256_loadu_ps((const float*)pw + 8);
     pw += 16 * sizeof(float);
-    /* Rows 4 and 3, 2 and 1, then 0 alone; aliased rows past mr hold their
-     * row's values. */
-    const __m256i r43 = requant2(acc[4], acc[3], s0, s1, &rq);
-    store_row(cr[4] + n0, _mm256_castsi256_si128(r43), n);
-    store_row(cr[3] + n0, _mm256_extracti128_si256(r43, 1), n);
-    const __m256i r21 = requant2(acc[2], acc[1], s0, s1, &rq);
-    store_row(cr[2] + n0, _mm256_castsi256_si128(r21), n);
-    store_row(cr[1] + n0, _mm256_extracti128_si256(r21, 1), n);
-    store_row(cr[0] + n0, _mm256_castsi256_si128(requant2(acc[0], acc[0], s0, s1, &rq)), n);
+    /* Rows in pairs from the highest (4 and 3, 2 and 1), then row 0 alone
+     * when MR is odd; aliased rows past mr hold their row's values. */
+    TFF_UNROLL
+    for (size_t i = MR; i >= 2; i -= 2) {
+      const __m256i r = requant2(acc[i - 1], acc[i - 2], s0, s1, &rq);
+      store_row(cr[i - 1] + n0, _mm256_castsi256_si128(r), n);
+      store_row(cr[i - 2] + n0, _mm256_extracti128_si256(r, 1), n);
+    }
+    if (MR & 1)
+      store_row(cr[0] + n0, _mm256_castsi256_si128(requant2(acc[0], acc[0], s0, s1, &rq)), n);
   }
 }
 
 TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2, 5, gemm)
+
+/* The GEMV of the same packing: one row widened once, 16 channels a block,
+ * no cross-lane reduction (1x8c8 does three hadds per 8 channels). */
+TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c2__avx2, 1, gemm)

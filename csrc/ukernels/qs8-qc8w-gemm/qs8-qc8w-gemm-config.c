@@ -23,6 +23,9 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2", TFF_ISA_AVX2, 5, 16, 2,
      tff_qs8_qc8w_gemm_pack__sse41, 0, TFF_QS8_C2_XMAX},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c2__avx2,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c2__avx2", TFF_ISA_AVX2, 1, 16, 2,
+     tff_qs8_qc8w_gemm_pack__sse41, 0, TFF_QS8_C2_XMAX},
 #endif
 #if TFF_BUILD_AVX512VNNI
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni,
@@ -54,18 +57,24 @@ const int tff_qs8_qc8w_gemm_num_configs =
 
 static size_t round_up(size_t x, size_t q) { return (x + q - 1) / q * q; }
 
-/* 5x16c2 (xmax) beats 4x8c8 on every int8 1x1 and 3x3 conv of the shared
- * models, 1.3-1.8x (bench/bench_ukernels.py, AMD Zen 3). */
+/* Among the kernels of one ISA whose xmax the shape fits: one row takes a
+ * 1-row kernel, x-widening (xmax) first; more rows take the x-widening
+ * kernel, else the tallest. 5x16c2 beats 4x8c8 on every int8 1x1 and 3x3
+ * conv of the shared models, 1.3-1.8x, and 1x16c2 beats 1x8c8 on
+ * okay_nabu's GEMVs (bench/bench_ukernels.py, AMD Zen 3). */
+static int rank(const tff_qs8_qc8w_gemm_config* c, size_t m) {
+  if (m == 1) return (c->mr == 1) * 2 + (c->xmax != 0);
+  return (c->xmax != 0) * 256 + (c->mr > 1) * c->mr;
+}
+
 const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m,
                                                          size_t ks, size_t kc) {
   const tff_qs8_qc8w_gemm_config* best = &tff_qs8_qc8w_gemm_configs[0];
   for (int i = 1; i < tff_qs8_qc8w_gemm_num_configs; ++i) {
     const tff_qs8_qc8w_gemm_config* c = &tff_qs8_qc8w_gemm_configs[i];
     if ((isa_mask & c->isa) != c->isa || c->isa < best->isa) continue;
-    if (c->xmax != 0 && (m == 1 || ks * round_up(kc, c->kr) > c->xmax)) continue;
-    if (best->xmax != 0 && c->isa == best->isa) continue;
-    const int fits = c->xmax != 0 || (m == 1 ? c->mr < best->mr : c->mr > best->mr);
-    if (c->isa > best->isa || fits) best = c;
+    if (c->xmax != 0 && ks * round_up(kc, c->kr) > c->xmax) continue;
+    if (c->isa > best->isa || rank(c, m) > rank(best, m)) best = c;
   }
   return best;
 }
