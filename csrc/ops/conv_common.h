@@ -609,18 +609,20 @@ typedef struct {
   int nblocks, nsplit;
 } tff_gemm_job;
 
-/* Item = (tile of mr rows, group, slice of channel blocks). */
+/* Item = (tile of mr rows, group, slice of channel blocks), slice fastest.
+ * The indices are decoded once and then stepped: a 1x1 conv over 112x112
+ * pixels runs ~2500 items of ~60 ns, where per-item divisions cost ~15%. */
 static void tff_gemm_task(void* arg, int begin, int end) {
   const tff_gemm_job* j = (const tff_gemm_job*)arg;
   const tff_gemm* g = j->g;
   const size_t block_bytes = g->group_bytes / (size_t)j->nblocks;
+  int s = begin % j->nsplit, grp = begin / j->nsplit % g->groups;
+  size_t m0 = (size_t)(begin / j->nsplit / g->groups) * g->mr;
   for (int it = begin; it < end; ++it) {
-    const int s = it % j->nsplit, rest = it / j->nsplit;
-    const int grp = rest % g->groups;
-    const size_t m0 = (size_t)(rest / g->groups) * g->mr;
     const size_t mr = j->m - m0 < (size_t)g->mr ? j->m - m0 : (size_t)g->mr;
-    const size_t b0 = (size_t)s * j->nblocks / j->nsplit;
-    const size_t b1 = (size_t)(s + 1) * j->nblocks / j->nsplit;
+    const size_t b0 = j->nsplit == 1 ? 0 : (size_t)s * j->nblocks / j->nsplit;
+    const size_t b1 = j->nsplit == 1 ? (size_t)j->nblocks
+                                     : (size_t)(s + 1) * j->nblocks / j->nsplit;
     const size_t n0 = b0 * g->nr, n1 = b1 * g->nr < g->nc ? b1 * g->nr : g->nc;
     const char* w = (const char*)g->packed + grp * g->group_bytes + b0 * block_bytes;
     char* c = j->out + m0 * j->out_stride + (grp * g->nc + n0) * g->esz;
@@ -632,6 +634,11 @@ static void tff_gemm_task(void* arg, int begin, int end) {
     else
       g->qs8->fn(mr, n1 - n0, g->kc, g->ks, (const int8_t* const*)a, a_offset, w, (int8_t*)c,
                  j->out_stride, &g->qp);
+    if (++s < j->nsplit) continue;
+    s = 0;
+    if (++grp < g->groups) continue;
+    grp = 0;
+    m0 += (size_t)g->mr;
   }
 }
 
