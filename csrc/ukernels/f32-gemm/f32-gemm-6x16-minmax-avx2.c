@@ -28,8 +28,9 @@ static inline void store_part(float* c, __m256 v0, __m256 v1, size_t n) {
 
 /* The last block when it has at most 8 channels: 6 rows x 8, half the
  * multiply-adds (a 24-channel conv is 2/3 of the work of 32). */
-static void block8(const float* const* const* ar, size_t a_offset, size_t kc, size_t ks,
-                   const float* w, float* const* cr, size_t n, __m256 lo, __m256 hi) {
+static TFF_ALWAYS_INLINE void block8(const float* const* const* ar, size_t a_offset, size_t kc,
+                                     size_t ks, const float* w, float* const* cr, size_t n,
+                                     __m256 lo, __m256 hi) {
   const __m256 b = _mm256_loadu_ps(w);
   w += 16;
 #define TFF_INIT8(i) __m256 acc##i = b;
