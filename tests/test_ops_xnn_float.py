@@ -114,6 +114,17 @@ def test_mean(data, rank, seed, keep):
     check(model, [x], f"MEAN {shape} axes {axes}")
 
 
+@pytest.mark.parametrize("shape,axes", [([1, 7, 7, 1280], [1, 2]), ([2, 5, 3, 130], [1, 2]),
+                                        ([3, 9, 200], [0, 1]), ([4, 2, 64, 3], [0, 2])])
+def test_mean_wide(shape, axes):
+    """Discontiguous reductions over kept dims wider than one channel block (64),
+    with and without a partial block: mobilenet_v2's global pool among them."""
+    x = np.random.default_rng(len(shape)).standard_normal(shape).astype(np.float32) + 0.5
+    out = [1 if i in axes else d for i, d in enumerate(shape)]
+    check(one_op("MEAN", shape, out, [np.array(axes, np.int32)], keepDims=True), [x],
+          f"MEAN {shape} axes {axes}")
+
+
 def test_transformer_block_hybrid_many_inputs():
     """40 random inputs. Where our kernels are XNNPACK's (BITS): every output the same
     bits. Elsewhere (AVX-512 CPUs, where XNNPACK runs its avx512f exp and rsqrt; other

@@ -30,6 +30,7 @@
 
 #include "cpu/cpu.h"
 #include "kernel_util.h"
+#include "platform.h"
 #include "threadpool.h"
 #include "ukernels/f32-gemm/f32-gemm.h"
 #include "ukernels/qs8-packw/qs8-packw.h"
@@ -464,6 +465,11 @@ static inline void tff_fold_zero_point(int n, const int32_t* bias, int32_t z,
     init[c] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) - (uint32_t)z * (uint32_t)sums[c]);
 }
 
+/* Packed weights start on a cache line: the kernels read them in 32-byte
+ * vectors, and from malloc's 16-byte alignment half of those would span
+ * two lines (a split load costs two). */
+#define TFF_PACK_ALIGN 64
+
 /* ---- ukernel GEMM: float, and int8 with fp32 requantization ----
  * Rows are given indirectly ([m][ks] pointers, see the ukernel headers): one
  * pointer per FC batch row, or per conv output pixel its taps. Groups are
@@ -487,7 +493,7 @@ typedef struct {
 } tff_gemm;
 
 static inline void tff_gemm_free(tff_gemm* g) {
-  free(g->packed);
+  tff_aligned_free(g->packed);
   free(g->wsum);
   free(g->init);
   memset(g, 0, sizeof(*g));
@@ -517,7 +523,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = 1;
     g->group_bytes = tff_qs8_qc8w_gemm_packed_size(nc, ks, kc, g->nr, g->qs8->kr);
   }
-  g->packed = malloc(g->group_bytes * (size_t)groups);
+  g->packed = tff_aligned_alloc(TFF_PACK_ALIGN, g->group_bytes * (size_t)groups);
   TF_LITE_ENSURE_MSG(ctx, g->packed != NULL, "%s: out of memory", op);
   return kTfLiteOk;
 }
@@ -625,20 +631,27 @@ static inline void tff_gemm_tile(const tff_gemm_job* j, int grp, size_t m0, size
                j->out_stride, &g->qp);
 }
 
-/* Item = (tile of mr rows, group, slice of channel blocks). */
+/* Item = (tile of mr rows, group, slice of channel blocks), slice fastest.
+ * The indices are decoded once and then stepped: a 1x1 conv over 112x112
+ * pixels runs ~2500 items of ~60 ns, where per-item divisions cost ~15%. */
 static void tff_gemm_task(void* arg, int begin, int end) {
   const tff_gemm_job* j = (const tff_gemm_job*)arg;
   const tff_gemm* g = j->g;
   const size_t block_bytes = g->group_bytes / (size_t)j->nblocks;
+  int s = begin % j->nsplit, grp = begin / j->nsplit % g->groups;
+  size_t m0 = (size_t)(begin / j->nsplit / g->groups) * g->mr;
   for (int it = begin; it < end; ++it) {
-    const int s = it % j->nsplit, rest = it / j->nsplit;
-    const int grp = rest % g->groups;
-    const size_t m0 = (size_t)(rest / g->groups) * g->mr;
-    const size_t b0 = (size_t)s * j->nblocks / j->nsplit;
-    const size_t b1 = (size_t)(s + 1) * j->nblocks / j->nsplit;
+    const size_t b0 = j->nsplit == 1 ? 0 : (size_t)s * j->nblocks / j->nsplit;
+    const size_t b1 = j->nsplit == 1 ? (size_t)j->nblocks
+                                     : (size_t)(s + 1) * j->nblocks / j->nsplit;
     const size_t n0 = b0 * g->nr, n1 = b1 * g->nr < g->nc ? b1 * g->nr : g->nc;
     tff_gemm_tile(j, grp, m0, n0, n1,
                   (const char*)g->packed + grp * g->group_bytes + b0 * block_bytes);
+    if (++s < j->nsplit) continue;
+    s = 0;
+    if (++grp < g->groups) continue;
+    grp = 0;
+    m0 += (size_t)g->mr;
   }
 }
 

@@ -24,6 +24,7 @@
 #include "conv_int16.h"
 #include "cpu/cpu.h"
 #include "ops.h"
+#include "platform.h"
 #include "threadpool.h"
 #include "ukernels/f32-dwconv/f32-dwconv.h"
 #include "ukernels/qs8-qc8w-dwconv/qs8-qc8w-dwconv.h"
@@ -63,7 +64,7 @@ static void release(OpData* d) {
   free(d->taps);
   free(d->pad);
   free(d->wscales);
-  free(d->packed);
+  tff_aligned_free(d->packed);
   free(d->ind);
   tff_requant_free(&d->rq);
   tff_rq16_free(&d->rq16);
@@ -123,7 +124,8 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
   const int fits = d->mult == 1 && constant_or_absent(filter) && constant_or_absent(bias);
   if (fits && d->kind == TFF_CONV_INT8 && d->rq.scheme == TFF_RQ_FP32) {
     d->q8 = tff_qs8_qc8w_dwconv_select(tff_cpu_effective(), taps);
-    d->packed = malloc(tff_qs8_qc8w_dwconv_packed_size(d->q8, c, taps));
+    d->packed =
+        tff_aligned_alloc(TFF_PACK_ALIGN, tff_qs8_qc8w_dwconv_packed_size(d->q8, c, taps));
     TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
     tff_qs8_qc8w_dwconv_pack(d->q8, c, taps, filter->data.int8,
                              bias ? bias->data.i32 : NULL, in->params.zero_point, d->rq.scale,
@@ -132,7 +134,8 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
     d->kernel = d->q8->name;
   } else if (fits && d->kind == TFF_CONV_FLOAT) {
     d->f32 = tff_f32_dwconv_select(tff_cpu_effective(), taps);
-    d->packed = malloc(tff_f32_dwconv_packed_size(c, taps, d->f32->tile));
+    d->packed =
+        tff_aligned_alloc(TFF_PACK_ALIGN, tff_f32_dwconv_packed_size(c, taps, d->f32->tile));
     TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
     tff_f32_dwconv_pack(c, taps, d->f32->tile, filter->data.f, bias ? bias->data.f : NULL,
                         d->packed);

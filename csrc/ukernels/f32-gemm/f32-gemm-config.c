@@ -13,8 +13,8 @@ const tff_f32_gemm_config tff_f32_gemm_configs[] = {
      TFF_ISA_SSE41, 1, 8, tff_f32_gemm_pack__sse41},
 #endif
 #if TFF_BUILD_AVX2
-    {tff_f32_gemm_minmax_ukernel_5x16__avx2, "tff_f32_gemm_minmax_ukernel_5x16__avx2",
-     TFF_ISA_AVX2, 5, 16, tff_f32_gemm_pack__sse41, 1},
+    {tff_f32_gemm_minmax_ukernel_6x16__avx2, "tff_f32_gemm_minmax_ukernel_6x16__avx2",
+     TFF_ISA_AVX2, 6, 16, tff_f32_gemm_pack__sse41, 1},
     {tff_f32_gemm_minmax_ukernel_1x16__avx2, "tff_f32_gemm_minmax_ukernel_1x16__avx2",
      TFF_ISA_AVX2, 1, 16, tff_f32_gemm_pack__sse41, 1},
 #endif

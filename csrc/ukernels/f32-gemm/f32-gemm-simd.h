@@ -2,7 +2,7 @@
  * per row (NR = 2·lanes). Before including, define: TFF_V (vector type),
  * TFF_VL (lanes), TFF_VLOAD, TFF_VSTORE (unaligned), TFF_VSET1, TFF_VADD,
  * TFF_VMUL, TFF_VMAX, TFF_VMIN, TFF_F32_MR (rows of the big tile),
- * TFF_F32_GEMM_NAME (MR rows) and TFF_F32_GEMV_NAME (1 row); TFF_VFMA(a, b, c)
+ * TFF_F32_GEMM_NAME (MR rows; optional) and TFF_F32_GEMV_NAME (1 row); TFF_VFMA(a, b, c)
  * (a·b + c rounded once) for an ISA that fuses, else the kernel multiplies and
  * adds. Max/min take the bound first so a NaN sum passes through, as
  * tff_f32_clamp does. */
@@ -101,11 +101,13 @@ static TFF_ALWAYS_INLINE void tff_f32_gemm_body(
   }
 }
 
+#ifdef TFF_F32_GEMM_NAME
 void TFF_F32_GEMM_NAME(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
                        size_t a_offset, const float* w, float* c, size_t cm_stride,
                        const tff_f32_minmax_params* p) {
   tff_f32_gemm_body(TFF_F32_MR, mr, nc, kc, ks, a, a_offset, w, c, cm_stride, p);
 }
+#endif
 
 void TFF_F32_GEMV_NAME(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
                        size_t a_offset, const float* w, float* c, size_t cm_stride,

@@ -46,7 +46,7 @@ typedef void (*tff_f32_gemm_fn)(size_t mr, size_t nc, size_t kc, size_t ks,
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_2x4__scalar)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_2x4__scalar_fma)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__sse41)
-TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_5x16__avx2)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_6x16__avx2)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x8__sse41)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x16__avx2)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__neon)

@@ -1,6 +1,7 @@
-/* AVX2, 5 (or 1) rows x 16 channels, fused multiply-add (FMA3 comes with
- * our avx2 level): half the arithmetic instructions on Intel, and on AMD Zen 3
- * ~10% faster on the real conv layers (bench/bench_layers.py). */
+/* AVX2, 1 row x 16 channels, fused multiply-add (FMA3 comes with our avx2
+ * level): half the arithmetic instructions on Intel, and on AMD Zen 3 ~10%
+ * faster on the real conv layers (bench/bench_layers.py). The many-row tile
+ * is f32-gemm-6x16-minmax-avx2.c. */
 #include <immintrin.h>
 
 #define TFF_V __m256
@@ -13,7 +14,6 @@
 #define TFF_VFMA _mm256_fmadd_ps
 #define TFF_VMAX _mm256_max_ps
 #define TFF_VMIN _mm256_min_ps
-#define TFF_F32_MR 5
-#define TFF_F32_GEMM_NAME tff_f32_gemm_minmax_ukernel_5x16__avx2
+#define TFF_F32_MR 1
 #define TFF_F32_GEMV_NAME tff_f32_gemm_minmax_ukernel_1x16__avx2
 #include "f32-gemm-simd.h"
