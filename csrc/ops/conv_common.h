@@ -486,8 +486,8 @@ typedef struct {
   int32_t* init;       /* int8: room for the folded bias per output channel */
 } tff_gemm;
 
-static inline void tff_gemm_free(tff_gemm* g) {
-  free(g->packed);
+static inline void tff_gemm_free(TfLiteContext* ctx, tff_gemm* g) {
+  tff_persistent_free(ctx, g->packed);
   free(g->wsum);
   free(g->init);
   memset(g, 0, sizeof(*g));
@@ -499,7 +499,7 @@ static inline void tff_gemm_free(tff_gemm* g) {
 static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, tff_gemm* g,
                                             int is_f32, size_t m, int groups, size_t nc,
                                             size_t ks, size_t kc) {
-  tff_gemm_free(g);
+  tff_gemm_free(ctx, g);
   g->groups = groups;
   g->nc = nc;
   g->ks = ks;
@@ -517,7 +517,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = 1;
     g->group_bytes = tff_qs8_qc8w_gemm_packed_size(nc, ks, kc, g->nr, g->qs8->kr);
   }
-  g->packed = malloc(g->group_bytes * (size_t)groups);
+  g->packed = tff_persistent_alloc(ctx, g->group_bytes * (size_t)groups);
   TF_LITE_ENSURE_MSG(ctx, g->packed != NULL, "%s: out of memory", op);
   return kTfLiteOk;
 }
