@@ -172,10 +172,18 @@ void tff_unreserve(void* p, size_t size) {
   if (old != NULL) munmap(old, region_size(old));
 }
 
+/* Read once: on Linux each sysconf(_SC_PHYS_PAGES) is a sysinfo() system
+ * call, and every allocate_tensors() asks. */
+static _Atomic uint64_t physical_memory;
+
 uint64_t tff_physical_memory(void) {
+  uint64_t bytes = atomic_load_explicit(&physical_memory, memory_order_relaxed);
+  if (bytes != 0) return bytes;
   /* _SC_PHYS_PAGES: Linux and macOS alike (not in POSIX proper). */
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+  bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+  atomic_store_explicit(&physical_memory, bytes, memory_order_relaxed);
+  return bytes;
 }
 #endif
 
