@@ -13,6 +13,8 @@ interpreter.
 
     python bench/bench_models.py [MODEL ...] [--threads 1 2] [--rounds 30]
                                  [--markdown]   # also writes bench/README.md
+    python bench/bench_models.py --init-only [--init-reps 31] [MODEL ...]
+                                 # only the init column: min and median per runtime
 """
 import argparse
 import datetime
@@ -67,9 +69,9 @@ class Runner:
         self.samples.append((time.perf_counter() - t0) / calls)
 
 
-def init_times(makers, reps):
-    """Median seconds of make() + allocate_tensors() per name, the makers
-    interleaved (A B, A B, ...) like the round trips, so load hits both alike."""
+def init_samples(makers, reps):
+    """Seconds of make() + allocate_tensors() per name, the makers interleaved
+    (A B, A B, ...) like the round trips, so load hits both alike."""
     samples = {name: [] for name in makers}
     for _ in range(reps):
         for name, make in makers.items():
@@ -78,16 +80,23 @@ def init_times(makers, reps):
             it.allocate_tensors()
             samples[name].append(time.perf_counter() - t0)
             del it
-    return {name: float(np.median(v)) for name, v in samples.items()}
+    return samples
+
+
+def init_makers(path, threads):
+    import tflite_fast.interpreter as tff
+    from ai_edge_litert import interpreter as lrt
+    return {
+        "tflite_fast": lambda: tff.Interpreter(model_path=path, num_threads=threads),
+        "litert_xnnpack": lambda: lrt.Interpreter(model_path=path, num_threads=threads),
+    }
 
 
 def bench(path, threads, rounds, warmup, init_reps=9):
     import tflite_fast.interpreter as tff
     from ai_edge_litert import interpreter as lrt
-    inits = init_times({
-        "tflite_fast": lambda: tff.Interpreter(model_path=path, num_threads=threads),
-        "litert_xnnpack": lambda: lrt.Interpreter(model_path=path, num_threads=threads),
-    }, init_reps)
+    inits = {name: float(np.median(v))
+             for name, v in init_samples(init_makers(path, threads), init_reps).items()}
     runners = [
         Runner("tflite_fast", lambda: tff.Interpreter(model_path=path, num_threads=threads)),
         Runner("litert_xnnpack", lambda: lrt.Interpreter(model_path=path, num_threads=threads)),
@@ -146,7 +155,12 @@ def main(argv=None):
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--markdown", action="store_true",
                    help="also write the machine, date, ISAs and this table to bench/README.md")
+    p.add_argument("--init-only", action="store_true",
+                   help="only time Interpreter() + allocate_tensors(): min and median per runtime")
+    p.add_argument("--init-reps", type=int, default=31)
     args = p.parse_args(argv)
+    if args.init_only:
+        return init_only(args)
     rows = ["| model | threads | tflite_fast ms | litert XNNPACK ms | litert builtin ms "
             "| ratio vs XNNPACK | ratio vs builtin | init ms (ours / XNNPACK) | init ratio |",
             "|---|---|---|---|---|---|---|---|---|"]
@@ -181,6 +195,21 @@ def main(argv=None):
         with open(out, "w") as fh:
             fh.write(head + "\n".join(rows) + "\n")
         print("wrote %s" % out)
+
+
+def init_only(args):
+    print("| model | threads | ours min / median ms | XNNPACK min / median ms "
+          "| ratio of mins | ratio of medians |")
+    print("|---|---|---|---|---|---|")
+    for m in args.models:
+        path = m if m.endswith(".tflite") else os.path.join(MODELS_DIR, m + ".tflite")
+        for t in args.threads:
+            s = init_samples(init_makers(path, t), args.init_reps)
+            f, x = np.array(s["tflite_fast"]) * 1e3, np.array(s["litert_xnnpack"]) * 1e3
+            print("| %s | %d | %.3f / %.3f | %.3f / %.3f | %.2f | %.2f |"
+                  % (m, t, f.min(), np.median(f), x.min(), np.median(x),
+                     f.min() / x.min(), np.median(f) / np.median(x)))
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -167,7 +167,6 @@ class Interpreter(_core.Interpreter):
             self._interpreter._apply_delegate(delegate._get_native_delegate_pointer(),
                                              not experimental_disable_delegate_clustering,
                                              not experimental_disable_delegate_node_fusion)
-        self._signature_defs = self.get_signature_list()
 
     def _add_custom_ops(self):
         """InterpreterWithCustomOps resolves its custom ops here."""
@@ -259,11 +258,13 @@ class Interpreter(_core.Interpreter):
 
     def get_signature_runner(self, signature_key=None):
         if signature_key is None:
-            if len(self._signature_defs) != 1:
+            # Read here, not kept from __init__: construction is on the init-time budget.
+            defs = self.get_signature_list()
+            if len(defs) != 1:
                 raise ValueError(
                     "SignatureDef signature_key is None and model has {0} Signatures. None is only "
-                    "allowed when the model has 1 SignatureDef".format(len(self._signature_defs)))
-            signature_key = next(iter(self._signature_defs))
+                    "allowed when the model has 1 SignatureDef".format(len(defs)))
+            signature_key = next(iter(defs))
         return SignatureRunner(interpreter=self, signature_key=signature_key)
 
     # -- tflite_fast extensions --

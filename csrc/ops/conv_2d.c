@@ -40,7 +40,7 @@ typedef struct {
   tff_rq16 rq16;
 } OpData;
 
-static void release(OpData* d) {
+static void release(TfLiteContext* ctx, OpData* d) {
   free(d->packed);
   free(d->wsum);
   free(d->init);
@@ -50,7 +50,7 @@ static void release(OpData* d) {
   free(d->wscales);
   free(d->ind);
   free(d->cols);
-  tff_gemm_free(&d->gemm);
+  tff_gemm_free(ctx, &d->gemm);
   tff_requant_free(&d->rq);
   tff_rq16_free(&d->rq16);
   memset(d, 0, sizeof(*d));
@@ -62,8 +62,7 @@ static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
 }
 
 static void free_data(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  if (data) release((OpData*)data);
+  if (data) release(ctx, (OpData*)data);
   free(data);
 }
 
@@ -182,7 +181,7 @@ static void eval_int16(const OpData* d, const int16_t* in, const int8_t* w, cons
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteConvParams* p = (const TfLiteConvParams*)node->builtin_data;
-  release(d);
+  release(ctx, d);
   TF_LITE_ENSURE_MSG(ctx, tff_num_inputs(node) == 2 || tff_num_inputs(node) == 3,
                      OP ": expected 2 or 3 inputs, got %d", tff_num_inputs(node));
   TF_LITE_ENSURE_MSG(ctx, tff_num_outputs(node) == 1, OP ": expected 1 output, got %d",

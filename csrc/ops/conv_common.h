@@ -30,7 +30,6 @@
 
 #include "cpu/cpu.h"
 #include "kernel_util.h"
-#include "platform.h"
 #include "threadpool.h"
 #include "ukernels/f32-gemm/f32-gemm.h"
 #include "ukernels/qs8-packw/qs8-packw.h"
@@ -465,11 +464,6 @@ static inline void tff_fold_zero_point(int n, const int32_t* bias, int32_t z,
     init[c] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) - (uint32_t)z * (uint32_t)sums[c]);
 }
 
-/* Packed weights start on a cache line: the kernels read them in 32-byte
- * vectors, and from malloc's 16-byte alignment half of those would span
- * two lines (a split load costs two). */
-#define TFF_PACK_ALIGN 64
-
 /* ---- ukernel GEMM: float, and int8 with fp32 requantization ----
  * Rows are given indirectly ([m][ks] pointers, see the ukernel headers): one
  * pointer per FC batch row, or per conv output pixel its taps. Groups are
@@ -492,8 +486,8 @@ typedef struct {
   int32_t* init;       /* int8: room for the folded bias per output channel */
 } tff_gemm;
 
-static inline void tff_gemm_free(tff_gemm* g) {
-  tff_aligned_free(g->packed);
+static inline void tff_gemm_free(TfLiteContext* ctx, tff_gemm* g) {
+  tff_persistent_free(ctx, g->packed);
   free(g->wsum);
   free(g->init);
   memset(g, 0, sizeof(*g));
@@ -505,7 +499,7 @@ static inline void tff_gemm_free(tff_gemm* g) {
 static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, tff_gemm* g,
                                             int is_f32, size_t m, int groups, size_t nc,
                                             size_t ks, size_t kc) {
-  tff_gemm_free(g);
+  tff_gemm_free(ctx, g);
   g->groups = groups;
   g->nc = nc;
   g->ks = ks;
@@ -523,7 +517,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = 1;
     g->group_bytes = tff_qs8_qc8w_gemm_packed_size(nc, ks, kc, g->nr, g->qs8->kr);
   }
-  g->packed = tff_aligned_alloc(TFF_PACK_ALIGN, g->group_bytes * (size_t)groups);
+  g->packed = tff_persistent_alloc(ctx, g->group_bytes * (size_t)groups);
   TF_LITE_ENSURE_MSG(ctx, g->packed != NULL, "%s: out of memory", op);
   return kTfLiteOk;
 }

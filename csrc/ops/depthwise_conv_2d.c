@@ -24,7 +24,6 @@
 #include "conv_int16.h"
 #include "cpu/cpu.h"
 #include "ops.h"
-#include "platform.h"
 #include "threadpool.h"
 #include "ukernels/f32-dwconv/f32-dwconv.h"
 #include "ukernels/qs8-qc8w-dwconv/qs8-qc8w-dwconv.h"
@@ -57,14 +56,14 @@ typedef struct {
   tff_rq16 rq16;
 } OpData;
 
-static void release(OpData* d) {
+static void release(TfLiteContext* ctx, OpData* d) {
   free(d->wsum);
   free(d->init);
   free(d->acc);
   free(d->taps);
   free(d->pad);
   free(d->wscales);
-  tff_aligned_free(d->packed);
+  tff_persistent_free(ctx, d->packed);
   free(d->ind);
   tff_requant_free(&d->rq);
   tff_rq16_free(&d->rq16);
@@ -77,8 +76,7 @@ static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
 }
 
 static void free_data(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  if (data) release((OpData*)data);
+  if (data) release(ctx, (OpData*)data);
   free(data);
 }
 
@@ -124,8 +122,7 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
   const int fits = d->mult == 1 && constant_or_absent(filter) && constant_or_absent(bias);
   if (fits && d->kind == TFF_CONV_INT8 && d->rq.scheme == TFF_RQ_FP32) {
     d->q8 = tff_qs8_qc8w_dwconv_select(tff_cpu_effective(), taps);
-    d->packed =
-        tff_aligned_alloc(TFF_PACK_ALIGN, tff_qs8_qc8w_dwconv_packed_size(d->q8, c, taps));
+    d->packed = tff_persistent_alloc(ctx, tff_qs8_qc8w_dwconv_packed_size(d->q8, c, taps));
     TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
     tff_qs8_qc8w_dwconv_pack(d->q8, c, taps, filter->data.int8,
                              bias ? bias->data.i32 : NULL, in->params.zero_point, d->rq.scale,
@@ -134,8 +131,7 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
     d->kernel = d->q8->name;
   } else if (fits && d->kind == TFF_CONV_FLOAT) {
     d->f32 = tff_f32_dwconv_select(tff_cpu_effective(), taps);
-    d->packed =
-        tff_aligned_alloc(TFF_PACK_ALIGN, tff_f32_dwconv_packed_size(c, taps, d->f32->tile));
+    d->packed = tff_persistent_alloc(ctx, tff_f32_dwconv_packed_size(c, taps, d->f32->tile));
     TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
     tff_f32_dwconv_pack(c, taps, d->f32->tile, filter->data.f, bias ? bias->data.f : NULL,
                         d->packed);
@@ -222,7 +218,7 @@ static void eval_int16(const OpData* d, const int16_t* in, const int8_t* w, cons
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteDepthwiseConvParams* p = (const TfLiteDepthwiseConvParams*)node->builtin_data;
-  release(d);
+  release(ctx, d);
   TF_LITE_ENSURE_MSG(ctx, tff_num_inputs(node) == 2 || tff_num_inputs(node) == 3,
                      OP ": expected 2 or 3 inputs, got %d", tff_num_inputs(node));
   TF_LITE_ENSURE_MSG(ctx, tff_num_outputs(node) == 1, OP ": expected 1 output, got %d",

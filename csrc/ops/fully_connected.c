@@ -33,14 +33,14 @@ typedef struct {
   tff_rq16 rq16;
 } OpData;
 
-static void release(OpData* d) {
-  free(d->packed);
+static void release(TfLiteContext* ctx, OpData* d) {
+  tff_persistent_free(ctx, d->packed);
   free(d->wsum);
   free(d->init);
   free(d->acc);
   free(d->wscales);
   free(d->rows);
-  tff_gemm_free(&d->gemm);
+  tff_gemm_free(ctx, &d->gemm);
   tff_requant_free(&d->rq);
   tff_rq16_free(&d->rq16);
   memset(d, 0, sizeof(*d));
@@ -52,8 +52,7 @@ static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
 }
 
 static void free_data(TfLiteContext* ctx, void* data) {
-  (void)ctx;
-  if (data) release((OpData*)data);
+  if (data) release(ctx, (OpData*)data);
   free(data);
 }
 
@@ -71,7 +70,7 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
 
 /* The portable path (constant int8 weights). */
 static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTensor* filter) {
-  d->packed = malloc(tff_packed_elems(d->n, d->k));
+  d->packed = tff_persistent_alloc(ctx, tff_packed_elems(d->n, d->k));
   d->wsum = malloc((size_t)d->n * sizeof(int32_t));
   d->init = malloc((size_t)d->n * sizeof(int32_t));
   d->acc = malloc((size_t)d->n * sizeof(int32_t));
@@ -83,7 +82,7 @@ static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTen
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteFullyConnectedParams* p = (const TfLiteFullyConnectedParams*)node->builtin_data;
-  release(d);
+  release(ctx, d);
   TF_LITE_ENSURE_MSG(ctx, tff_num_inputs(node) == 2 || tff_num_inputs(node) == 3,
                      OP ": expected 2 or 3 inputs, got %d", tff_num_inputs(node));
   TF_LITE_ENSURE_MSG(ctx, p != NULL, OP ": missing options");

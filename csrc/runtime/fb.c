@@ -135,13 +135,6 @@ bool tff_fb_f32(tff_fb* fb, const tff_fb_table* t, int id, float def, float* out
   return true;
 }
 
-float tff_fb_vec_f32(const tff_fb* fb, const tff_fb_vec* v, uint32_t i) {
-  const uint32_t bits = tff_fb_ld32(fb->buf + v->pos + 4 * (size_t)i);
-  float f;
-  memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
 /* Follows the uoffset stored at `at` (0 = no offset there). */
 static bool follow(tff_fb* fb, size_t at, size_t* target) {
   const uint32_t off = tff_fb_ld32(fb->buf + at);

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tflite_fast/common.h"
 
@@ -107,7 +108,14 @@ static inline uint16_t tff_fb_vec_u16(const tff_fb* fb, const tff_fb_vec* v, uin
 static inline uint8_t tff_fb_vec_u8(const tff_fb* fb, const tff_fb_vec* v, uint32_t i) {
   return fb->buf[v->pos + i];
 }
-float tff_fb_vec_f32(const tff_fb* fb, const tff_fb_vec* v, uint32_t i);
+/* Inline: the reader calls it once per quantization scale (thousands per
+ * model at construction). */
+static inline float tff_fb_vec_f32(const tff_fb* fb, const tff_fb_vec* v, uint32_t i) {
+  const uint32_t bits = tff_fb_ld32(fb->buf + v->pos + 4 * (size_t)i);
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
 
 /* Schema TensorType -> TfLiteType (the two enums are numbered differently);
  * false for values this schema does not know. */

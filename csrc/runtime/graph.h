@@ -36,12 +36,21 @@ typedef struct tff_subgraph {
   uint64_t* prof_count;
   TfLiteExternalContext* external[kTfLiteMaxExternalContexts];
   struct tff_delegation* delegation; /* delegate.c's state; NULL until a delegate is applied */
+  /* Large persistent buffers (packed weights) prepared by allocate_subgraph
+   * come from one region (tff_persistent_alloc): reserved at the first such
+   * request, bump-allocated, reused from its start by the next full
+   * re-prepare, released at destroy. */
+  char* region;
+  size_t region_size, region_used;
+  int region_open;            /* 1 while allocate_subgraph prepares its steps */
+  int region_tried;           /* the reservation was attempted (it may be NULL) */
 } tff_subgraph;
 
 struct tff_interpreter {
   tff_model* model;
   void* map;                  /* file mapping, or NULL for caller bytes */
   size_t map_size;
+  size_t model_size;          /* bytes of the model: bounds the persistent region */
   int numerics;
   int num_threads;
   int preserve_all_tensors;

@@ -51,6 +51,42 @@ int tff_numerics_ref(const TfLiteContext* ctx) {
   return SG(ctx)->it->numerics == TFF_NUMERICS_REF;
 }
 
+/* ---- persistent buffers (kernel_util.h) ---- */
+
+/* Smaller blocks stay on the heap: a region's first touch zeroes a whole
+ * 2 MiB page, which costs more than a few 4 KiB faults. */
+enum { kRegionMin = 64 << 10 };
+
+void* tff_persistent_alloc(TfLiteContext* ctx, size_t bytes) {
+  tff_subgraph* sg = SG(ctx);
+  if (bytes > SIZE_MAX / 2) return NULL;
+  const size_t need = (bytes + TFF_ARENA_ALIGN - 1) & ~(size_t)(TFF_ARENA_ALIGN - 1);
+  if (sg->region_open && bytes >= kRegionMin) {
+    if (!sg->region_tried) {
+      /* Packed weights are about the size of the weights: twice the model
+       * and a huge page leave room for padding; past that, the heap. */
+      const size_t m = sg->it->model_size;
+      sg->region_tried = 1;
+      sg->region_size = m < SIZE_MAX / 4 ? 2 * m + TFF_RESERVE_ALIGN : 0;
+      sg->region = sg->region_size ? (char*)tff_reserve(&sg->region_size) : NULL;
+    }
+    if (sg->region != NULL && sg->region_size - sg->region_used >= need) {
+      char* p = sg->region + sg->region_used;
+      sg->region_used += need;
+      return p;
+    }
+  }
+  return tff_aligned_alloc(TFF_ARENA_ALIGN, need ? need : TFF_ARENA_ALIGN);
+}
+
+void tff_persistent_free(TfLiteContext* ctx, void* p) {
+  const tff_subgraph* sg = SG(ctx);
+  /* Region blocks go with the region (a stale one may already be reused). */
+  if (sg->region != NULL && (char*)p >= sg->region && (char*)p < sg->region + sg->region_size)
+    return;
+  tff_aligned_free(p);
+}
+
 static void report_error(TfLiteContext* ctx, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -378,6 +414,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
   free(sg->entries);
   free(sg->prof_ns);
   free(sg->prof_count);
+  tff_unreserve(sg->region, sg->region_size); /* after every node's free */
 }
 
 tff_status tff_interpreter_create(const uint8_t* buf, size_t size, int numerics, int num_threads,
@@ -390,6 +427,7 @@ tff_status tff_interpreter_create(const uint8_t* buf, size_t size, int numerics,
   it->numerics = numerics;
   it->num_threads = num_threads;
   it->preserve_all_tensors = preserve_all_tensors;
+  it->model_size = size;
   tff_status st = tff_model_parse(buf, size, &it->model, err, err_size);
   if (st != TFF_OK) {
     free(it);
@@ -627,18 +665,10 @@ static tff_status check_dataflow(tff_subgraph* sg) {
   return st;
 }
 
-static tff_status allocate_subgraph(tff_subgraph* sg) {
+/* Prepares the steps in order up to the first one with a dynamic output
+ * (lazy_from: the rest prepare at invoke). */
+static tff_status prepare_steps(tff_subgraph* sg) {
   tff_interpreter* it = sg->it;
-  if (sg->allocated) return TFF_OK;
-  if (sg->running) { /* a cycle of control-flow ops preparing each other */
-    append_error(it, "Subgraph %d is prepared recursively.", sg->index);
-    return TFF_STATUS_PREPARE_FAILED;
-  }
-  if (check_dataflow(sg) != TFF_OK) return TFF_STATUS_PREPARE_FAILED;
-  /* Activation fusion is a plan-level optimization (fuse.h): it must see the
-   * graph as delegates left it and set the ops' activations before prepare. */
-  tff_fuse_activations(sg);
-  sg->lazy_from = sg->plan->size;
   for (int step = 0; step < sg->plan->size; ++step) {
     const int ni = sg->plan->data[step];
     TfLiteRegistration* r = &sg->regs[ni];
@@ -661,8 +691,31 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
     }
     if (has_dynamic_output(sg, &sg->nodes[ni])) sg->lazy_from = step + 1;
   }
-  const tff_status st = plan_memory(sg);
+  return TFF_OK;
+}
+
+static tff_status allocate_subgraph(tff_subgraph* sg) {
+  tff_interpreter* it = sg->it;
+  if (sg->allocated) return TFF_OK;
+  if (sg->running) { /* a cycle of control-flow ops preparing each other */
+    append_error(it, "Subgraph %d is prepared recursively.", sg->index);
+    return TFF_STATUS_PREPARE_FAILED;
+  }
+  if (check_dataflow(sg) != TFF_OK) return TFF_STATUS_PREPARE_FAILED;
+  /* Activation fusion is a plan-level optimization (fuse.h): it must see the
+   * graph as delegates left it and set the ops' activations before prepare. */
+  tff_fuse_activations(sg);
+  sg->lazy_from = sg->plan->size;
+  /* Every step up to lazy_from prepares again and drops what its last
+   * prepare took from the region; later (lazy) steps prepare at invoke, on
+   * the heap, before they read their buffers. So the region restarts. */
+  sg->region_used = 0;
+  sg->region_open = 1;
+  const tff_status st = prepare_steps(sg);
+  sg->region_open = 0;
   if (st != TFF_OK) return st;
+  const tff_status planned = plan_memory(sg);
+  if (planned != TFF_OK) return planned;
   sg->allocated = 1;
   return TFF_OK;
 }

@@ -4,6 +4,7 @@
 #include "cpu/portable.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(_WIN32)
 #include <malloc.h>
@@ -57,6 +58,12 @@ void tff_unmap_file(void* data, size_t size) {
 void* tff_aligned_alloc(size_t align, size_t size) { return _aligned_malloc(size, align); }
 void tff_aligned_free(void* p) { _aligned_free(p); }
 
+void* tff_reserve(size_t* size) {
+  (void)size;
+  return NULL;
+}
+void tff_unreserve(void* p, size_t size) { (void)p, (void)size; }
+
 uint64_t tff_physical_memory(void) {
   MEMORYSTATUSEX s;
   s.dwLength = sizeof(s);
@@ -101,10 +108,82 @@ void* tff_aligned_alloc(size_t align, size_t size) {
 }
 void tff_aligned_free(void* p) { free(p); }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TFF_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TFF_ASAN 1
+#endif
+
+/* The region kept by tff_unreserve, its size in its first bytes. */
+static _Atomic(char*) kept_region;
+
+static size_t region_size(const char* p) {
+  size_t size;
+  memcpy(&size, p, sizeof(size));
+  return size;
+}
+
+void* tff_reserve(size_t* size) {
+#if defined(TFF_ASAN) || UINTPTR_MAX <= 0xffffffffu
+  (void)size;
+  return NULL;
+#else
+  const size_t a = TFF_RESERVE_ALIGN;
+  if (*size == 0 || *size > SIZE_MAX / 2) return NULL;
+  *size = (*size + a - 1) / a * a;
+  char* kept = atomic_exchange(&kept_region, NULL);
+  if (kept != NULL) {
+    if (region_size(kept) >= *size) {
+      *size = region_size(kept);
+      return kept;
+    }
+    munmap(kept, region_size(kept));
+  }
+  /* Mapped one alignment unit longer, then trimmed to an aligned start: huge
+   * pages need 2 MiB-aligned virtual ranges. MAP_NORESERVE: only touched
+   * pages count against the commit limit. */
+  int flags = MAP_PRIVATE | MAP_ANON;
+#ifdef MAP_NORESERVE
+  flags |= MAP_NORESERVE;
+#endif
+  char* raw = (char*)mmap(NULL, *size + a, PROT_READ | PROT_WRITE, flags, -1, 0);
+  if (raw == (char*)MAP_FAILED) return NULL;
+  char* p = (char*)(((uintptr_t)raw + a - 1) & ~(uintptr_t)(a - 1));
+  if (p > raw) munmap(raw, (size_t)(p - raw));
+  munmap(p + *size, (size_t)(raw + a - p)); /* at least a page: p < raw + a */
+#ifdef MADV_HUGEPAGE
+  madvise(p, *size, MADV_HUGEPAGE); /* advice only: 4 KiB pages if refused */
+#endif
+  return p;
+#endif
+}
+
+void tff_unreserve(void* p, size_t size) {
+  if (p == NULL) return;
+  if (size > TFF_RESERVE_KEEP) {
+    munmap(p, size);
+    return;
+  }
+  memcpy(p, &size, sizeof(size));
+  char* old = atomic_exchange(&kept_region, (char*)p);
+  if (old != NULL) munmap(old, region_size(old));
+}
+
+/* Read once: on Linux each sysconf(_SC_PHYS_PAGES) is a sysinfo() system
+ * call, and every allocate_tensors() asks. */
+static _Atomic uint64_t physical_memory;
+
 uint64_t tff_physical_memory(void) {
+  uint64_t bytes = atomic_load_explicit(&physical_memory, memory_order_relaxed);
+  if (bytes != 0) return bytes;
   /* _SC_PHYS_PAGES: Linux and macOS alike (not in POSIX proper). */
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+  bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+  atomic_store_explicit(&physical_memory, bytes, memory_order_relaxed);
+  return bytes;
 }
 #endif
 
