@@ -41,7 +41,7 @@ typedef struct {
 } OpData;
 
 static void release(TfLiteContext* ctx, OpData* d) {
-  free(d->packed);
+  tff_persistent_free(ctx, d->packed);
   free(d->wsum);
   free(d->init);
   free(d->acc);
@@ -56,10 +56,7 @@ static void release(TfLiteContext* ctx, OpData* d) {
   memset(d, 0, sizeof(*d));
 }
 
-static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx, (void)buf, (void)len;
-  return calloc(1, sizeof(OpData));
-}
+TFF_ZEROED_INIT(init, OpData)
 
 static void free_data(TfLiteContext* ctx, void* data) {
   if (data) release(ctx, (OpData*)data);
@@ -100,7 +97,7 @@ static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTen
                                   const TfLiteTensor* filter) {
   const int k = d->g.k_h * d->g.k_w * d->cin_g;
   d->group_elems = tff_packed_elems(d->cout_g, k);
-  d->packed = malloc(d->groups * d->group_elems);
+  d->packed = tff_persistent_alloc(ctx, d->groups * d->group_elems);
   d->acc = malloc((size_t)d->cout * sizeof(int32_t));
   d->taps = malloc((size_t)d->g.k_h * d->g.k_w * sizeof(void*));
   d->pad = calloc((size_t)d->g.in_c, 1);

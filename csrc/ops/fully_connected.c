@@ -46,10 +46,7 @@ static void release(TfLiteContext* ctx, OpData* d) {
   memset(d, 0, sizeof(*d));
 }
 
-static void* init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx, (void)buf, (void)len;
-  return calloc(1, sizeof(OpData));
-}
+TFF_ZEROED_INIT(init, OpData)
 
 static void free_data(TfLiteContext* ctx, void* data) {
   if (data) release(ctx, (OpData*)data);

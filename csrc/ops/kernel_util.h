@@ -102,12 +102,11 @@ TfLiteStatus tff_resize_output(TfLiteContext* ctx, TfLiteTensor* t, int rank, co
 /* Memory for what a node keeps from prepare to free (packed weights):
  * 64-byte aligned (the kernels read them in 32-byte vectors; at malloc's
  * 16 half of those would span two cache lines), uninitialised, NULL when
- * out of memory. Large blocks
- * asked for while allocate_tensors() prepares come from one region of the
- * subgraph, backed by huge pages where the OS has them (no 4 KiB fault per
- * page on first touch); the others from the heap. Give every block back
- * with tff_persistent_free (NULL is fine) before the node prepares again or
- * from its free(). */
+ * out of memory. Large blocks asked for while allocate_tensors() prepares
+ * come from one region of the subgraph, backed by huge pages where the OS
+ * has them (no 4 KiB fault per page on first touch); the others from the
+ * heap. Give every block back with tff_persistent_free (NULL is fine)
+ * before the node prepares again or from its free(). */
 void* tff_persistent_alloc(TfLiteContext* ctx, size_t bytes);
 void tff_persistent_free(TfLiteContext* ctx, void* p);
 

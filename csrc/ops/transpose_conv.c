@@ -45,10 +45,9 @@ typedef struct OpData {
 TFF_ZEROED_INIT(init, OpData)
 
 static void release(TfLiteContext* ctx, void* data) {
-  (void)ctx;
   OpData* d = (OpData*)data;
   if (d) {
-    free(d->packed);
+    tff_persistent_free(ctx, d->packed);
     tff_requant_free(&d->rq);
   }
   free(d);
@@ -241,8 +240,8 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, 4, dims));
   /* Numerics and the packed filter. */
   const size_t es = kind == TFF_CONV_FLOAT ? sizeof(float) : 1;
-  free(d->packed);
-  d->packed = malloc((size_t)d->kh * d->kw * d->cin * d->cout * es);
+  tff_persistent_free(ctx, d->packed);
+  d->packed = tff_persistent_alloc(ctx, (size_t)d->kh * d->kw * d->cin * d->cout * es);
   TF_LITE_ENSURE_MSG(ctx, d->packed != NULL, "TRANSPOSE_CONV: out of memory");
   d->packed_ok = tff_is_constant(filter);
   if (kind == TFF_CONV_FLOAT) {
