@@ -10,6 +10,7 @@
 
 #include "../ops/mediapipe/mediapipe_ops.h"
 #include "../ops/ops.h"
+#include "alias.h"
 #include "delegate.h"
 #include "fuse.h"
 #include "graph.h"
@@ -411,6 +412,8 @@ static void destroy_subgraph(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->outputs);
   tff_aligned_free(sg->arena);
   TfLiteIntArrayFree(sg->alias);
+  free(sg->view_base);
+  free(sg->view_at);
   free(sg->entries);
   free(sg->prof_ns);
   free(sg->prof_count);
@@ -555,6 +558,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
   }
 #undef TOUCH
   tff_fuse_lifetimes(sg, first, last);
+  tff_views_lifetimes(sg, first, last);
   free(sg->entries);
   sg->entries = (tff_plan_entry*)malloc(sizeof(tff_plan_entry) * (size_t)(n ? n : 1));
   if (sg->entries == NULL) {
@@ -593,6 +597,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
   }
   for (int i = 0; i < m; ++i) sg->tensors[sg->entries[i].tensor].data.raw = (char*)sg->arena + sg->entries[i].offset;
   tff_fuse_bind(sg);
+  tff_views_bind(sg);
   return TFF_OK;
 }
 
@@ -705,6 +710,7 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
   /* Activation fusion is a plan-level optimization (fuse.h): it must see the
    * graph as delegates left it and set the ops' activations before prepare. */
   tff_fuse_activations(sg);
+  tff_views_reset(sg);
   sg->lazy_from = sg->plan->size;
   /* Every step up to lazy_from prepares again and drops what its last
    * prepare took from the region; later (lazy) steps prepare at invoke, on
