@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "graph.h"
+#include "tflite_fast/builtin_ops.h"
 
 void tff_view_offer(TfLiteContext* ctx, int view, int base, size_t offset) {
   tff_subgraph* sg = tff_sg(ctx);
@@ -95,5 +96,32 @@ void tff_views_bind(tff_subgraph* sg) {
     int r = t;
     for (; sg->view_base[r] >= 0; r = sg->view_base[r]) at += sg->view_at[r];
     sg->tensors[t].data.raw = sg->tensors[r].data.raw + at;
+  }
+}
+
+static int in_place(const tff_subgraph* sg, int t, int base, size_t at) {
+  return t >= 0 && t < sg->view_slots && sg->view_base[t] == base && sg->view_at[t] == at;
+}
+
+int tff_views_noop(const tff_subgraph* sg, int ni) {
+  if (sg->view_base == NULL) return 0;
+  const TfLiteNode* n = &sg->nodes[ni];
+  if (n->outputs->size != 1) return 0;
+  const int out = n->outputs->data[0];
+  switch (sg->regs[ni].builtin_code) {
+    case kTfLiteBuiltinConcatenation: {
+      size_t at = 0;
+      for (int i = 0; i < n->inputs->size; ++i) {
+        const int t = n->inputs->data[i];
+        if (!in_place(sg, t, out, at)) return 0;
+        at += sg->tensors[t].bytes;
+      }
+      return 1;
+    }
+    case kTfLiteBuiltinStridedSlice: /* only the slice offers its output to its input */
+      return n->inputs->size > 0 && out >= 0 && out < sg->view_slots &&
+             sg->view_base[out] == n->inputs->data[0];
+    default:
+      return 0;
   }
 }

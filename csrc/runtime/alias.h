@@ -36,5 +36,9 @@ void tff_views_reset(struct tff_subgraph* sg);
 void tff_views_lifetimes(struct tff_subgraph* sg, int* first, int* last);
 /* plan_memory, after offsets: points each view into its root's buffer. */
 void tff_views_bind(struct tff_subgraph* sg);
+/* After planning: 1 when node ni moves nothing now (a CONCATENATION whose
+ * inputs are all in place, a STRIDED_SLICE whose output is a view), so the
+ * plan loop may leave it out. */
+int tff_views_noop(const struct tff_subgraph* sg, int ni);
 
 #endif /* TFLITE_FAST_RUNTIME_ALIAS_H_ */

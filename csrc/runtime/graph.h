@@ -22,6 +22,8 @@ typedef struct tff_subgraph {
   TfLiteNode* nodes;
   TfLiteRegistration* regs;
   TfLiteIntArray* plan;       /* node indices in execution order */
+  int* run;                   /* the plan without the nodes views made no-ops (alias.h) */
+  int run_size;
   TfLiteIntArray* inputs;
   TfLiteIntArray* outputs;
   void* arena;

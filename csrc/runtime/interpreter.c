@@ -408,6 +408,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
   free(sg->nodes);
   free(sg->regs);
   TfLiteIntArrayFree(sg->plan);
+  free(sg->run);
   TfLiteIntArrayFree(sg->inputs);
   TfLiteIntArrayFree(sg->outputs);
   tff_aligned_free(sg->arena);
@@ -722,6 +723,12 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
   if (st != TFF_OK) return st;
   const tff_status planned = plan_memory(sg);
   if (planned != TFF_OK) return planned;
+  free(sg->run);
+  sg->run = (int*)malloc(sizeof(int) * (size_t)(sg->plan->size ? sg->plan->size : 1));
+  if (sg->run == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  sg->run_size = 0;
+  for (int step = 0; step < sg->plan->size; ++step)
+    if (!tff_views_noop(sg, sg->plan->data[step])) sg->run[sg->run_size++] = sg->plan->data[step];
   sg->allocated = 1;
   return TFF_OK;
 }
@@ -759,9 +766,10 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
   sg->running = 1;
   if (!profiling && sg->delegation == NULL && sg->lazy_from >= steps) {
     /* Every step prepared, no delegate to sync, no timer: the loop is the
-     * calls alone (TFLite Micro's), nothing reloaded per step. */
-    for (int step = 0; step < steps; ++step) {
-      const int ni = plan[step];
+     * calls alone (TFLite Micro's), nothing reloaded per step, and the
+     * nodes that views made no-ops left out. */
+    for (int step = 0; step < sg->run_size; ++step) {
+      const int ni = sg->run[step];
       if (regs[ni].invoke(ctx, &nodes[ni]) != kTfLiteOk) return invoke_failed(sg, ni);
     }
     sg->running = 0;
