@@ -4,6 +4,7 @@
  * XNNPACK both refuse to rescale (uint8 rescaling is not implemented here).
  * Constant inputs are concatenated at prepare into a kTfLitePersistentRo
  * output; constant scalars give a 1-D output, as in TFLite. */
+#include "../runtime/alias.h"
 #include "kernel_util.h"
 #include "ops.h"
 
@@ -39,6 +40,20 @@ static TfLiteStatus check_input(TfLiteContext* ctx, const TfLiteTensor* t, int i
   return kTfLiteOk;
 }
 
+/* With only 1s before the axis each input is one contiguous piece of the
+ * output, which its producer may write in place (alias.h). */
+static void offer_views(TfLiteContext* ctx, const TfLiteNode* node, int axis,
+                        const TfLiteTensor* out) {
+  if (out->allocation_type != kTfLiteArenaRw) return;
+  for (int d = 0; d < axis; ++d)
+    if (tff_dim(out, d) != 1) return;
+  size_t at = 0;
+  for (int i = 0; i < tff_num_inputs(node); ++i) {
+    tff_view_offer(ctx, node->inputs->data[i], node->outputs->data[0], at);
+    at += tff_input(ctx, node, i)->bytes;
+  }
+}
+
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteConcatenationParams* p = (const TfLiteConcatenationParams*)node->builtin_data;
   TF_LITE_ENSURE(ctx, p != NULL && tff_num_inputs(node) >= 1);
@@ -68,7 +83,9 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
     return tff_concat_prepare_output(ctx, node, 0, out, 1, &sum);
   }
   for (int d = 0; d < rank; ++d) dims[d] = d == axis ? sum : tff_dim(t0, d);
-  return tff_concat_prepare_output(ctx, node, axis, out, rank, dims);
+  TF_LITE_ENSURE_OK(ctx, tff_concat_prepare_output(ctx, node, axis, out, rank, dims));
+  offer_views(ctx, node, axis, out);
+  return kTfLiteOk;
 }
 
 static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {

@@ -215,8 +215,10 @@ static void concat_inputs(TfLiteContext* ctx, const TfLiteNode* node, int axis, 
   for (int i = 0; i < node->inputs->size; ++i) {
     const TfLiteTensor* t = tff_input(ctx, node, i);
     const size_t chunk = row_bytes(t, axis, elem);
-    for (size_t o = 0; o < outer; ++o)
-      tff_copy(out->data.raw + o * row + at, t->data.raw_const + o * chunk, chunk);
+    /* An input already in place (a view, alias.h) moves nothing. */
+    if (t->data.raw_const != out->data.raw + at)
+      for (size_t o = 0; o < outer; ++o)
+        tff_copy(out->data.raw + o * row + at, t->data.raw_const + o * chunk, chunk);
     at += chunk;
   }
 }

@@ -6,6 +6,7 @@
  * axes inserted). With a constant input the slice is computed at prepare into
  * a kTfLitePersistentRo output, so shape chains (SHAPE -> STRIDED_SLICE ->
  * PACK -> RESHAPE) resolve before the arena is planned. */
+#include "../runtime/alias.h"
 #include "kernel_util.h"
 #include "ops.h"
 
@@ -278,7 +279,11 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(ctx, build(ctx, node, d, dims, &rank));
   merge_rows(d);
   find_run(d);
-  if (!tff_is_constant(in)) return tff_resize_output(ctx, out, rank, dims);
+  if (!tff_is_constant(in)) {
+    /* One run: the output may be those bytes of the input (alias.h). */
+    if (d->run_bytes) tff_view_offer(ctx, node->outputs->data[0], node->inputs->data[0], d->run_at);
+    return tff_resize_output(ctx, out, rank, dims);
+  }
   TF_LITE_ENSURE_OK(ctx, tff_resize_output_persistent(ctx, out, rank, dims));
   slice(d, in->data.raw_const, out->data.raw);
   return kTfLiteOk;
@@ -289,9 +294,9 @@ static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const OpData* d = (const OpData*)node->user_data;
   if (out->allocation_type == kTfLitePersistentRo) return kTfLiteOk;
   const char* in = tff_input(ctx, node, 0)->data.raw_const;
-  if (d->run_bytes)
-    tff_copy(out->data.raw, in + d->run_at, d->run_bytes);
-  else
+  if (d->run_bytes) {
+    if (out->data.raw != in + d->run_at) tff_copy(out->data.raw, in + d->run_at, d->run_bytes);
+  } else
     slice(d, in, out->data.raw);
   return kTfLiteOk;
 }

@@ -22,11 +22,16 @@ typedef struct tff_subgraph {
   TfLiteNode* nodes;
   TfLiteRegistration* regs;
   TfLiteIntArray* plan;       /* node indices in execution order */
+  int* run;                   /* the plan without the nodes views made no-ops (alias.h) */
+  int run_size;
   TfLiteIntArray* inputs;
   TfLiteIntArray* outputs;
   void* arena;
   size_t arena_bytes;
   TfLiteIntArray* alias;      /* per tensor: the tensor whose buffer it shares (fuse.c) or -1; NULL if none */
+  int* view_base;             /* per tensor: the tensor it is a view of (alias.c) or -1; NULL if none */
+  size_t* view_at;            /* per tensor: the view's byte offset in its base */
+  int view_slots;             /* tensors view_base covers */
   tff_plan_entry* entries;
   int num_entries;
   int allocated;

@@ -10,6 +10,7 @@
 
 #include "../ops/mediapipe/mediapipe_ops.h"
 #include "../ops/ops.h"
+#include "alias.h"
 #include "delegate.h"
 #include "fuse.h"
 #include "graph.h"
@@ -407,10 +408,13 @@ static void destroy_subgraph(tff_subgraph* sg) {
   free(sg->nodes);
   free(sg->regs);
   TfLiteIntArrayFree(sg->plan);
+  free(sg->run);
   TfLiteIntArrayFree(sg->inputs);
   TfLiteIntArrayFree(sg->outputs);
   tff_aligned_free(sg->arena);
   TfLiteIntArrayFree(sg->alias);
+  free(sg->view_base);
+  free(sg->view_at);
   free(sg->entries);
   free(sg->prof_ns);
   free(sg->prof_count);
@@ -555,6 +559,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
   }
 #undef TOUCH
   tff_fuse_lifetimes(sg, first, last);
+  tff_views_lifetimes(sg, first, last);
   free(sg->entries);
   sg->entries = (tff_plan_entry*)malloc(sizeof(tff_plan_entry) * (size_t)(n ? n : 1));
   if (sg->entries == NULL) {
@@ -593,6 +598,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
   }
   for (int i = 0; i < m; ++i) sg->tensors[sg->entries[i].tensor].data.raw = (char*)sg->arena + sg->entries[i].offset;
   tff_fuse_bind(sg);
+  tff_views_bind(sg);
   return TFF_OK;
 }
 
@@ -705,6 +711,7 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
   /* Activation fusion is a plan-level optimization (fuse.h): it must see the
    * graph as delegates left it and set the ops' activations before prepare. */
   tff_fuse_activations(sg);
+  tff_views_reset(sg);
   sg->lazy_from = sg->plan->size;
   /* Every step up to lazy_from prepares again and drops what its last
    * prepare took from the region; later (lazy) steps prepare at invoke, on
@@ -716,6 +723,12 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
   if (st != TFF_OK) return st;
   const tff_status planned = plan_memory(sg);
   if (planned != TFF_OK) return planned;
+  free(sg->run);
+  sg->run = (int*)malloc(sizeof(int) * (size_t)(sg->plan->size ? sg->plan->size : 1));
+  if (sg->run == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  sg->run_size = 0;
+  for (int step = 0; step < sg->plan->size; ++step)
+    if (!tff_views_noop(sg, sg->plan->data[step])) sg->run[sg->run_size++] = sg->plan->data[step];
   sg->allocated = 1;
   return TFF_OK;
 }
@@ -753,9 +766,10 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
   sg->running = 1;
   if (!profiling && sg->delegation == NULL && sg->lazy_from >= steps) {
     /* Every step prepared, no delegate to sync, no timer: the loop is the
-     * calls alone (TFLite Micro's), nothing reloaded per step. */
-    for (int step = 0; step < steps; ++step) {
-      const int ni = plan[step];
+     * calls alone (TFLite Micro's), nothing reloaded per step, and the
+     * nodes that views made no-ops left out. */
+    for (int step = 0; step < sg->run_size; ++step) {
+      const int ni = sg->run[step];
       if (regs[ni].invoke(ctx, &nodes[ni]) != kTfLiteOk) return invoke_failed(sg, ni);
     }
     sg->running = 0;
