@@ -12,7 +12,7 @@
  * and gets one kernel per inclusion.
  *
  * Each output channel sums its taps in one dependent chain, so a pass
- * keeps several chains in flight: two output pixels at a time (sharing
+ * keeps several chains in flight: three output pixels at a time (sharing
  * the weight loads) over up to two tiles and a half. */
 #include <string.h>
 
@@ -33,7 +33,7 @@
 
 #define DW_OFF(p) (p == zero ? zero : (const float*)((const char*)p + input_offset))
 
-/* NP (1, 2) pixels over NT (0-2) tiles at channels s0, s1 (packed at w0,
+/* NP (1-3) pixels over NT (0-2) tiles at channels s0, s1 (packed at w0,
  * w1) and, with NH, the half tile at channel sh (packed from wh, a tile's
  * upper half): bias, then the taps in order. Constant NP, NT and NH. */
 static TFF_ALWAYS_INLINE void DW_PASS(const int NP, const int NT, const int NH, size_t taps,
@@ -43,38 +43,46 @@ static TFF_ALWAYS_INLINE void DW_PASS(const int NP, const int NT, const int NH, 
                                       size_t out_step, const dw_prm* prm) {
   (void)wh, (void)sh;
   float* out1 = (float*)((char*)out + out_step);
-  dw_acc a00 = dw_init(w0), a01 = dw_init(w1), a10 = a00, a11 = a01;
+  dw_acc a00 = dw_init(w0), a01 = dw_init(w1), a10 = a00, a11 = a01, a20 = a00, a21 = a01;
+  float* out2 = (float*)((char*)out + 2 * out_step);
 #ifdef DW_HALF
-  dw_half h0 = dw_init_half(wh), h1 = h0;
+  dw_half h0 = dw_init_half(wh), h1 = h0, h2 = h0;
 #endif
   DW_UNROLL
   for (size_t t = 0; t < taps; ++t) {
     /* Resolved here, not once per pixel: cheaper than a spilled array. */
     const float* p0 = DW_OFF(input[t]);
-    const float* p1 = NP == 2 ? DW_OFF(input[taps + t]) : p0;
+    const float* p1 = NP >= 2 ? DW_OFF(input[taps + t]) : p0;
+    const float* p2 = NP >= 3 ? DW_OFF(input[2 * taps + t]) : p0;
     const size_t k = DW_CT + t * DW_CT; /* tap t's weights in a packed tile */
     if (NT >= 1) {
       a00 = dw_mac(a00, p0 + s0, w0 + k);
-      if (NP == 2) a10 = dw_mac(a10, p1 + s0, w0 + k);
+      if (NP >= 2) a10 = dw_mac(a10, p1 + s0, w0 + k);
+      if (NP >= 3) a20 = dw_mac(a20, p2 + s0, w0 + k);
     }
     if (NT == 2) {
       a01 = dw_mac(a01, p0 + s1, w1 + k);
-      if (NP == 2) a11 = dw_mac(a11, p1 + s1, w1 + k);
+      if (NP >= 2) a11 = dw_mac(a11, p1 + s1, w1 + k);
+      if (NP >= 3) a21 = dw_mac(a21, p2 + s1, w1 + k);
     }
 #ifdef DW_HALF
     if (NH) {
       h0 = dw_mac_half(h0, p0 + sh, wh + k);
-      if (NP == 2) h1 = dw_mac_half(h1, p1 + sh, wh + k);
+      if (NP >= 2) h1 = dw_mac_half(h1, p1 + sh, wh + k);
+      if (NP >= 3) h2 = dw_mac_half(h2, p2 + sh, wh + k);
     }
 #endif
   }
   if (NT >= 1) dw_store(a00, prm, out + s0);
   if (NT == 2) dw_store(a01, prm, out + s1);
-  if (NP == 2 && NT >= 1) dw_store(a10, prm, out1 + s0);
-  if (NP == 2 && NT == 2) dw_store(a11, prm, out1 + s1);
+  if (NP >= 2 && NT >= 1) dw_store(a10, prm, out1 + s0);
+  if (NP >= 2 && NT == 2) dw_store(a11, prm, out1 + s1);
+  if (NP >= 3 && NT >= 1) dw_store(a20, prm, out2 + s0);
+  if (NP >= 3 && NT == 2) dw_store(a21, prm, out2 + s1);
 #ifdef DW_HALF
   if (NH) dw_store_half(h0, prm, out + sh);
-  if (NP == 2 && NH) dw_store_half(h1, prm, out1 + sh);
+  if (NP >= 2 && NH) dw_store_half(h1, prm, out1 + sh);
+  if (NP >= 3 && NH) dw_store_half(h2, prm, out2 + sh);
 #endif
 }
 
@@ -131,14 +139,15 @@ void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const flo
     } while (--output_width != 0);
     return;
   }
-  for (; output_width >= 2; output_width -= 2) {
+  for (; output_width >= 3; output_width -= 3) {
+    DW_WALK(3, channels, taps, input, input_offset, zero, w, output, out_step, &prm);
+    input += 3 * taps;
+    output = (float*)((char*)output + 3 * out_step);
+  }
+  if (output_width == 2)
     DW_WALK(2, channels, taps, input, input_offset, zero, w, output, out_step, &prm);
-    input += 2 * taps;
-    output = (float*)((char*)output + 2 * out_step);
-  }
-  if (output_width != 0) {
+  else if (output_width == 1)
     DW_WALK(1, channels, taps, input, input_offset, zero, w, output, out_step, &prm);
-  }
 }
 
 #undef DW_OFF

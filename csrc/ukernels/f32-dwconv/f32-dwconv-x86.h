@@ -31,7 +31,7 @@ static inline dw_half dw_mac_half(dw_half acc, const float* x, const float* w) {
   dw_v wv = DW_LD(w);
 #if defined(__GNUC__)
   /* In a register: GCC would fold this load into each pixel's FMA as a
-   * memory operand, and loads bound these kernels (2 pixels: ~20% faster). */
+   * memory operand, and loads bound these kernels (~20% faster). */
   __asm__("" : "+x"(wv));
 #endif
   return DW_FMA(DW_LD(x), wv, acc);
