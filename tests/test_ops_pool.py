@@ -73,6 +73,20 @@ def test_pool_float(op, mode, geom, act, seed):
 
 
 @pytest.mark.parametrize("mode", oracle.MODES)
+@settings(max_examples=20, deadline=None)
+@given(fh=st.integers(1, 3), fw=st.integers(1, 3), stride=st.integers(1, 2),
+       padding=st.sampled_from([S.Padding.SAME, S.Padding.VALID]), h=st.integers(3, 10),
+       w=st.integers(3, 10), c=st.integers(1, 45), act=st.sampled_from(ACTS),
+       seed=st.integers(0, 2**32 - 1))
+def test_max_pool_float_whole_windows(mode, fh, fw, stride, padding, h, w, c, act, seed):
+    """Float max pooling's path for whole windows of up to 9 taps (the interior of SAME,
+    all of VALID), over channel counts around its 16- and 4-channel steps."""
+    shape = [1, h, w, c]
+    model = pool_model("MAX_POOL_2D", shape, fh, fw, stride, stride, padding, act, np.float32)
+    oracle.check(model, [data(shape, np.float32, seed)], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
 @pytest.mark.parametrize("op", OPS)
 @settings(max_examples=30, deadline=None)
 @given(geom=geometry(), act=st.sampled_from(ACTS), scale=st.sampled_from(SCALES),

@@ -102,8 +102,8 @@ static inline void tff_pool_run(const tff_pool_geom* g, size_t elem, const void*
 
 /* ---- float32: max or average, 16 then 4 channels at a time in 4-lane
  * vectors (GCC/Clang vector extensions: SSE2 or NEON code without an ISA
- * file; -O2 does not vectorize the per-tap loops by itself), the last
- * channels (fewer than 4) in scalars. Each channel sees the same operations
+ * file; -O2 does not vectorize the per-tap loops by itself), fewer than 4
+ * channels in scalars. Each channel sees the same operations
  * in the same order as the scalar loop: max starts at -inf and takes a tap
  * only when it is greater (a NaN tap is skipped, as in TFLite's kernel);
  * average sums from 0 in tap order and divides by the in-image tap count.
@@ -131,35 +131,55 @@ static inline tff_v4f tff_v4_max(tff_v4f v, tff_v4f a) {
 #endif
 }
 
-/* NV (1 to 4) vectors of channels at `image` (MAX and NV constants after
- * inlining, so acc stays in registers). */
-static TFF_ALWAYS_INLINE void tff_pool_f32_vecs(
-    const tff_pool_geom* g, const float* image, int y0, int y1, int x0, int x1, const int NV,
-    const int MAX, float* out) {
+/* a < lo ? lo : a, then v > hi ? hi : v (a NaN passes): on x86 maxps and
+ * minps with the value second, which return it for a NaN or a tie. */
+static inline tff_v4f tff_v4_clamp(tff_v4f a, tff_v4f lo, tff_v4f hi) {
+#if defined(__SSE__)
+  return (tff_v4f)_mm_min_ps((__m128)hi, _mm_max_ps((__m128)lo, (__m128)a));
+#else
+  const tff_v4f v = tff_v4_select(a < lo, lo, a);
+  return tff_v4_select(v > hi, hi, v);
+#endif
+}
+
+/* NV (1 to 4) vectors of channels from channel c on (NV, NT and MAX
+ * constants after inlining, so acc stays in registers). The taps are the
+ * window's in-image pixels, in order, or, when NT > 0 (max over a whole
+ * window), first + off[t] for t < NT in an unrolled loop without the
+ * window's index math: off lists the taps in order, padded by repeating
+ * the first, which never passes the `greater` test again (the bits stay
+ * those of the in-order fold). */
+static TFF_ALWAYS_INLINE void tff_pool_f32_vecs(const tff_pool_geom* g, const float* image,
+                                                const float* first, const size_t* off,
+                                                const int NT, int y0, int y1, int x0, int x1,
+                                                size_t c, const int NV, const int MAX,
+                                                float* out) {
   const float init = MAX ? -INFINITY : 0.0f;
   tff_v4f acc[4];
   _Pragma("GCC unroll 4")
   for (int j = 0; j < NV; ++j) acc[j] = (tff_v4f){init, init, init, init};
-  for (int y = y0; y < y1; ++y) {
-    for (int x = x0; x < x1; ++x) {
-      const float* p = image + ((size_t)y * g->in_w + x) * g->channels;
-      _Pragma("GCC unroll 4")
-      for (int j = 0; j < NV; ++j) {
-        tff_v4f v;
-        memcpy(&v, p + 4 * j, sizeof(v));
-        acc[j] = MAX ? tff_v4_max(v, acc[j]) : acc[j] + v;
-      }
-    }
+#define TFF_POOL_TAP(p)                                          \
+  _Pragma("GCC unroll 4") for (int j = 0; j < NV; ++j) {         \
+    tff_v4f v;                                                   \
+    memcpy(&v, (p) + c + 4 * j, sizeof(v));                      \
+    acc[j] = MAX ? tff_v4_max(v, acc[j]) : acc[j] + v;           \
   }
+  if (NT) {
+    _Pragma("GCC unroll 9")
+    for (int t = 0; t < NT; ++t) TFF_POOL_TAP(first + off[t])
+  } else {
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) TFF_POOL_TAP(image + ((size_t)y * g->in_w + x) * g->channels)
+  }
+#undef TFF_POOL_TAP
   const float count = (float)((y1 - y0) * (x1 - x0));
   const tff_v4f lo = {g->flo, g->flo, g->flo, g->flo}, hi = {g->fhi, g->fhi, g->fhi, g->fhi};
   _Pragma("GCC unroll 4")
   for (int j = 0; j < NV; ++j) {
     const tff_v4f a = MAX ? acc[j] : acc[j] / (tff_v4f){count, count, count, count};
-    const tff_v4f v = tff_v4_select(a < lo, lo, a);
-    acc[j] = tff_v4_select(v > hi, hi, v);
+    acc[j] = tff_v4_clamp(a, lo, hi);
   }
-  memcpy(out, acc, (size_t)NV * sizeof(tff_v4f));
+  memcpy(out + c, acc, (size_t)NV * sizeof(tff_v4f));
 }
 #endif
 
@@ -177,28 +197,57 @@ static inline void tff_pool_f32_tail(const tff_pool_geom* g, const float* image,
   }
 }
 
-static TFF_ALWAYS_INLINE void tff_pool_f32_walk(const tff_pool_geom* g,
-                                                                    const float* in, float* out,
-                                                                    const int MAX) {
+/* One output pixel, all channels: 16 at a time, then the 1-3 vectors left
+ * in one walk (independent chains, taps once), then the 1-3 channels left
+ * as the vector ending at the last channel (its other lanes get the values
+ * they already have) or, with fewer than 4 channels, in scalars. */
+static TFF_ALWAYS_INLINE void tff_pool_f32_pixel(const tff_pool_geom* g, const float* in,
+                                                 const float* first, const size_t* off,
+                                                 const int NT, int y0, int y1, int x0, int x1,
+                                                 const int MAX, float* out) {
+  const size_t n = (size_t)g->channels;
+  size_t c = 0;
+#if defined(__GNUC__)
+#define TFF_POOL_VECS(c, nv) \
+  tff_pool_f32_vecs(g, in, first, off, NT, y0, y1, x0, x1, c, nv, MAX, out)
+  for (; c + 16 <= n; c += 16) TFF_POOL_VECS(c, 4);
+  const size_t nv = (n - c) / 4;
+  if (nv == 3) TFF_POOL_VECS(c, 3);
+  if (nv == 2) TFF_POOL_VECS(c, 2);
+  if (nv == 1) TFF_POOL_VECS(c, 1);
+  c += 4 * nv;
+  if (c < n && n >= 4) {
+    TFF_POOL_VECS(n - 4, 1);
+    c = n;
+  }
+#undef TFF_POOL_VECS
+#endif
+  tff_pool_f32_tail(g, in + c, y0, y1, x0, x1, (int)(n - c), MAX, out + c);
+}
+
+static TFF_ALWAYS_INLINE void tff_pool_f32_walk(const tff_pool_geom* g, const float* in,
+                                                float* out, const int MAX) {
   const size_t image = (size_t)g->in_h * g->in_w * g->channels;
+  /* Max over a whole window of at most 9 taps (all of them with VALID
+   * padding): the taps' offsets from the window's first pixel, padded to 4
+   * or 9 by repeating the first tap. */
+  const int taps = g->filter_h * g->filter_w, nt = taps <= 4 ? 4 : 9;
+  size_t off[9] = {0};
+  for (int t = 0; MAX && t < taps && taps <= 9; ++t)
+    off[t] = ((size_t)(t / g->filter_w) * g->in_w + (size_t)(t % g->filter_w)) * g->channels;
   for (int b = 0; b < g->batches; ++b, in += image) {
     for (int oy = 0; oy < g->out_h; ++oy) {
       int y0, y1, x0, x1;
       tff_pool_span(oy, g->stride_h, g->pad_h, g->filter_h, g->in_h, &y0, &y1);
       for (int ox = 0; ox < g->out_w; ++ox, out += g->channels) {
         tff_pool_span(ox, g->stride_w, g->pad_w, g->filter_w, g->in_w, &x0, &x1);
-        int c = 0;
-#if defined(__GNUC__)
-        for (; c + 16 <= g->channels; c += 16)
-          tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 4, MAX, out + c);
-        /* The 1-3 vectors left in one walk: independent chains, taps once. */
-        const int nv = (g->channels - c) / 4;
-        if (nv == 3) tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 3, MAX, out + c);
-        if (nv == 2) tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 2, MAX, out + c);
-        if (nv == 1) tff_pool_f32_vecs(g, in + c, y0, y1, x0, x1, 1, MAX, out + c);
-        c += 4 * nv;
-#endif
-        tff_pool_f32_tail(g, in + c, y0, y1, x0, x1, g->channels - c, MAX, out + c);
+        const float* first = in + ((size_t)y0 * g->in_w + x0) * g->channels;
+        if (!MAX || taps > 9 || (y1 - y0) * (x1 - x0) != taps)
+          tff_pool_f32_pixel(g, in, NULL, 0, 0, y0, y1, x0, x1, MAX, out);
+        else if (nt == 4)
+          tff_pool_f32_pixel(g, in, first, off, 4, y0, y1, x0, x1, 1, out);
+        else
+          tff_pool_f32_pixel(g, in, first, off, 9, y0, y1, x0, x1, 1, out);
       }
     }
   }

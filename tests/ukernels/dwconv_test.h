@@ -1,8 +1,9 @@
 /* The main() both dwconv kernel tests share: every kernel this CPU runs,
  * over tap counts (all of them for an any-tap kernel), channel counts
- * around its tile and output widths 1..MAX_WIDTH, in four modes, each case
- * through the test's run_case(cfg, twin, channels, taps, width, mode)
- * against twin_of(cfg, taps), the scalar twin for that tap count. */
+ * around its tile and around the remainders that whole pairs of tiles
+ * leave, output widths 1..MAX_WIDTH, in four modes, each case through
+ * the test's run_case(cfg, twin, channels, taps, width, mode) against
+ * twin_of(cfg, taps), the scalar twin for that tap count. */
 #ifndef TFF_TESTS_DWCONV_TEST_H_
 #define TFF_TESTS_DWCONV_TEST_H_
 
@@ -16,7 +17,8 @@
       const size_t ntaps = cfg->taps ? 1 : sizeof(any_taps) / sizeof(any_taps[0]);         \
       const size_t tile = cfg->tile, chans[] = {1, tile > 1 ? tile - 1 : 2, tile, tile + 1, \
                                                 tile + tile / 2, tile + tile / 2 + 1,      \
-                                                2 * tile + 3, 16, 33};                     \
+                                                2 * tile + 3, 2 * tile + tile / 2 + 1,     \
+                                                3 * tile + tile / 2, 16, 33};              \
       int cases = 0, bad = 0;                                                              \
       for (size_t ti = 0; ti < ntaps && !bad; ++ti) {                                      \
         const size_t taps = cfg->taps ? cfg->taps : any_taps[ti];                          \

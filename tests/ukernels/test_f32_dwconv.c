@@ -11,7 +11,7 @@
 #include "dwconv_test.h"
 #include "ukernels/f32-dwconv/f32-dwconv.h"
 
-enum { MAX_WIDTH = 3, OFFSET = 64 };
+enum { MAX_WIDTH = 5, OFFSET = 64 }; /* 5: three pixels then one or two */
 
 typedef struct {
   size_t channels, taps, width, out_inc; /* out_inc in floats */

@@ -28,7 +28,13 @@ static inline dw_prm dw_params(const tff_f32_dwconv_params* p) {
 }
 static inline dw_half dw_init_half(const float* b) { return DW_LD(b); }
 static inline dw_half dw_mac_half(dw_half acc, const float* x, const float* w) {
-  return DW_FMA(DW_LD(x), DW_LD(w), acc);
+  dw_v wv = DW_LD(w);
+#if defined(__GNUC__)
+  /* In a register: GCC would fold this load into each pixel's FMA as a
+   * memory operand, and loads bound these kernels (~20% faster). */
+  __asm__("" : "+x"(wv));
+#endif
+  return DW_FMA(DW_LD(x), wv, acc);
 }
 /* maxps/minps return the second operand when either is NaN or both are
  * equal: with the value second they match the scalar twin's comparisons. */
