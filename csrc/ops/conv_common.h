@@ -631,6 +631,14 @@ static inline void tff_gemm_tile(const tff_gemm_job* j, int grp, size_t m0, size
 static void tff_gemm_task(void* arg, int begin, int end) {
   const tff_gemm_job* j = (const tff_gemm_job*)arg;
   const tff_gemm* g = j->g;
+  /* Whole rows of one group (every conv but grouped and 7x7 ones at 2
+   * threads): only the tile steps. The loop below costs the 1x1 conv over
+   * 112x112x32 pixels of mobilenet_v2 7% more. */
+  if (j->nsplit == 1 && g->groups == 1) {
+    for (size_t m0 = (size_t)begin * g->mr, m1 = (size_t)end * g->mr; m0 < m1; m0 += g->mr)
+      tff_gemm_tile(j, 0, m0, 0, g->nc, (const char*)g->packed);
+    return;
+  }
   const size_t block_bytes = g->group_bytes / (size_t)j->nblocks;
   int s = begin % j->nsplit, grp = begin / j->nsplit % g->groups;
   size_t m0 = (size_t)(begin / j->nsplit / g->groups) * g->mr;
