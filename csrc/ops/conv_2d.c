@@ -36,6 +36,10 @@ typedef struct {
   const void** ind;    /* [out_h·out_w][taps] input pointers of each output pixel */
   const char* ind_image; /* the image ind points into (NULL: not built) */
   int8_t* cols;        /* im2col: [out_h·out_w][taps·in_c], rows of ind (see alloc_gemm) */
+  int rows;            /* float: one GEMM tap per filter row (see alloc_gemm) */
+  size_t nedge;        /* rows: filter rows cut by the image's left or right border */
+  int32_t* edge_at;    /* [nedge][2]: input row and first column of each */
+  float* edge;         /* [nedge][k_w·in_c]: their taps, zeros outside, copied each invoke */
   int int16;           /* 16x8: int16 activations, the reference loop below */
   tff_rq16 rq16;
 } OpData;
@@ -50,6 +54,8 @@ static void release(TfLiteContext* ctx, OpData* d) {
   free(d->wscales);
   free(d->ind);
   free(d->cols);
+  free(d->edge_at);
+  free(d->edge);
   tff_gemm_free(ctx, &d->gemm);
   tff_requant_free(&d->rq);
   tff_rq16_free(&d->rq16);
@@ -63,25 +69,89 @@ static void free_data(TfLiteContext* ctx, void* data) {
   free(data);
 }
 
+/* Filter row ky of output (oy, ox) with dilation 1 across: 0 wholly
+ * outside the image, 1 inside, 2 cut by its left or right border. */
+static int row_cut(const tff_conv_geom* g, int oy, int ox, int ky, int* iy, int* ix0) {
+  *iy = oy * g->stride_h - g->pad_t + ky * g->dil_h;
+  *ix0 = ox * g->stride_w - g->pad_l;
+  if (*iy < 0 || *iy >= g->in_h || *ix0 + g->k_w <= 0 || *ix0 >= g->in_w) return 0;
+  return *ix0 >= 0 && *ix0 + g->k_w <= g->in_w ? 1 : 2;
+}
+
+/* Float rows: each pixel's filter rows, in place when inside the image, the
+ * zero row when outside, else the next edge copy (whose place it records). */
+static void rows_ind(OpData* d, const float* image) {
+  const tff_conv_geom* g = &d->g;
+  const size_t kc = (size_t)g->k_w * g->in_c;
+  const void** ind = d->ind;
+  size_t e = 0;
+  for (int oy = 0; oy < g->out_h; ++oy)
+    for (int ox = 0; ox < g->out_w; ++ox)
+      for (int ky = 0; ky < g->k_h; ++ky) {
+        int iy, ix0;
+        switch (row_cut(g, oy, ox, ky, &iy, &ix0)) {
+          case 0: *ind++ = d->pad; break;
+          case 1: *ind++ = image + ((size_t)iy * g->in_w + ix0) * g->in_c; break;
+          default:
+            d->edge_at[2 * e] = iy;
+            d->edge_at[2 * e + 1] = ix0;
+            *ind++ = d->edge + e++ * kc;
+        }
+      }
+}
+
+/* The edge copies of this image: taps inside it, zeros outside. */
+static void fill_edges(const OpData* d, const float* image) {
+  const tff_conv_geom* g = &d->g;
+  const size_t c = (size_t)g->in_c;
+  float* dst = d->edge;
+  for (size_t e = 0; e < d->nedge; ++e) {
+    const int iy = d->edge_at[2 * e], ix0 = d->edge_at[2 * e + 1];
+    for (int ix = ix0; ix < ix0 + g->k_w; ++ix, dst += c) {
+      if (ix >= 0 && ix < g->in_w)
+        memcpy(dst, image + ((size_t)iy * g->in_w + ix) * c, c * sizeof(float));
+      else
+        memset(dst, 0, c * sizeof(float));
+    }
+  }
+}
+
 /* The ukernel path: kernel, packed weights (and bias or folded zero point
  * when constant), indirection buffer and zero-point padding. An ungrouped
  * int8 conv of few input channels (the 3-channel first layer) runs instead
  * as a GEMM of one row per pixel holding all its taps (im2col, rebuilt each
- * invoke): kc = taps·in_c is padded to the kernel's KR once, not per tap. */
+ * invoke): kc = taps·in_c is padded to the kernel's KR once, not per tap.
+ * A float one (dilation 1 across) takes each filter row's taps, adjacent in
+ * the image, as one tap of k_w·in_c channels (the filter's order already):
+ * the 3x3 and 5x5 first layers of mobilenet_v2 and face_detection run 4%
+ * and 10% faster than with a tap of 3 channels. Rows cut by the image's
+ * border read a copy. */
 static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
                                const TfLiteTensor* filter, const TfLiteTensor* bias) {
   const size_t taps = (size_t)d->g.k_h * d->g.k_w, pixels = (size_t)d->g.out_h * d->g.out_w;
   const int is_f32 = d->kind == TFF_CONV_FLOAT;
-  const int cols =
-      !is_f32 && d->groups == 1 && taps > 1 && d->cin_g < 8 && taps * d->cin_g <= 128;
-  const size_t ks = cols ? 1 : taps, kc = cols ? taps * d->cin_g : (size_t)d->cin_g;
+  const int few = d->groups == 1 && taps > 1 && d->cin_g < 8;
+  const int cols = !is_f32 && few && taps * d->cin_g <= 128;
+  d->rows = is_f32 && few && d->g.k_w > 1 && d->g.dil_w == 1;
+  const size_t ks = cols ? 1 : (d->rows ? (size_t)d->g.k_h : taps);
+  const size_t kc = (size_t)d->cin_g * (cols ? taps : (d->rows ? (size_t)d->g.k_w : 1));
   TF_LITE_ENSURE_MSG(ctx, pixels * d->groups <= INT_MAX && pixels <= SIZE_MAX / 8 / taps,
                      OP ": output of %zu pixels is too large", pixels);
   TF_LITE_ENSURE_OK(ctx, tff_gemm_prepare(ctx, OP, &d->gemm, is_f32, pixels, d->groups,
                                           (size_t)d->cout_g, ks, kc));
   d->ind = malloc(pixels * ks * sizeof(void*));
-  d->pad = calloc((size_t)d->g.in_c, is_f32 ? sizeof(float) : 1);
+  d->pad = calloc(d->rows ? kc : (size_t)d->g.in_c, is_f32 ? sizeof(float) : 1);
   TF_LITE_ENSURE_MSG(ctx, d->ind && d->pad, OP ": out of memory");
+  if (d->rows) {
+    int iy, ix0;
+    for (int oy = 0; oy < d->g.out_h; ++oy)
+      for (int ox = 0; ox < d->g.out_w; ++ox)
+        for (int ky = 0; ky < d->g.k_h; ++ky)
+          d->nedge += row_cut(&d->g, oy, ox, ky, &iy, &ix0) == 2;
+    d->edge_at = malloc((d->nedge ? d->nedge : 1) * 2 * sizeof(int32_t));
+    d->edge = malloc((d->nedge ? d->nedge : 1) * kc * sizeof(float));
+    TF_LITE_ENSURE_MSG(ctx, d->edge_at && d->edge, OP ": out of memory");
+  }
   if (!is_f32) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
   if (cols) {
     d->cols = malloc(pixels * kc);
@@ -358,11 +428,15 @@ static void eval_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
       ColsJob j = {d, (const int8_t*)image};
       tff_parallel_for(ctx, g->out_h, 1, cols_task, &j);
     } else if (image != d->ind_image) {
-      for (int oy = 0, p = 0; oy < g->out_h; ++oy)
-        for (int ox = 0; ox < g->out_w; ++ox, ++p)
-          tff_conv_taps(g, image, g->in_c * esz, d->pad, oy, ox, d->ind + p * ks);
+      if (d->rows)
+        rows_ind(d, (const float*)image);
+      else
+        for (int oy = 0, p = 0; oy < g->out_h; ++oy)
+          for (int ox = 0; ox < g->out_w; ++ox, ++p)
+            tff_conv_taps(g, image, g->in_c * esz, d->pad, oy, ox, d->ind + p * ks);
       d->ind_image = image;
     }
+    if (d->rows) fill_edges(d, (const float*)image);
     tff_gemm_run(ctx, &d->gemm, pixels, d->ind, out->data.raw + b * pixels * d->cout * esz,
                  d->cout * esz);
   }

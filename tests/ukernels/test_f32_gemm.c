@@ -67,13 +67,14 @@ int main(void) {
     const int twin = cfg == scalar || cfg == &tff_f32_gemm_fma_twin;
     if (!isa_runs(cfg->isa, cfg->name)) continue;
     const size_t NR = cfg->nr;
-    /* NR/2 and NR + NR/2 end on a half block (the kernels' one-vector path). */
-    const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3, NR / 2, NR + NR / 2};
+    /* NR/2 and NR + NR/2 end on a half block (the kernels' one-vector path);
+     * NR + 6 ends on a 4 + 2 store of a half block. */
+    const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3, NR / 2, NR + NR / 2, NR + 6};
     const size_t ks_[] = {1, 2, 7, 16, 33};
     const size_t kss[] = {1, 3};
     int cases = 0, bad = 0;
     for (size_t m = 1; m <= cfg->mr && !bad; ++m)
-      for (size_t ni = 0; ni < 8 && !bad; ++ni)
+      for (size_t ni = 0; ni < sizeof(ns) / sizeof(ns[0]) && !bad; ++ni)
         for (size_t ki = 0; ki < 5 && !bad; ++ki)
           for (size_t si = 0; si < 2 && !bad; ++si)
             for (int vi = 0; vi < 3 && !bad; ++vi) {

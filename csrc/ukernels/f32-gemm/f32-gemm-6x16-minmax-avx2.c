@@ -14,16 +14,25 @@
 
 #define TFF_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
 
-/* Stores the first n (< 16) channels of (v0, v1). */
+/* Stores the first n (< 16) channels of (v0, v1): 8, 4, 2 and 1 at a time. */
 static inline void store_part(float* c, __m256 v0, __m256 v1, size_t n) {
   if (n & 8) {
     _mm256_storeu_ps(c, v0);
     c += 8;
     v0 = v1;
   }
-  float tmp[8];
-  _mm256_storeu_ps(tmp, v0);
-  for (size_t j = 0; j < (n & 7); ++j) c[j] = tmp[j];
+  __m128 h = _mm256_castps256_ps128(v0);
+  if (n & 4) {
+    _mm_storeu_ps(c, h);
+    c += 4;
+    h = _mm256_extractf128_ps(v0, 1);
+  }
+  if (n & 2) {
+    _mm_storel_pi((__m64*)c, h);
+    c += 2;
+    h = _mm_movehl_ps(h, h);
+  }
+  if (n & 1) _mm_store_ss(c, h);
 }
 
 /* The last block when it has at most 8 channels: 6 rows x 8, half the

@@ -96,12 +96,15 @@ static inline void tff_f32_gemm_pack_taps(size_t kk, size_t nr, size_t rows, siz
 }
 
 /* Row pointers of a tile of MR rows (MR a constant after inlining): rows
- * past mr alias row mr-1, so they compute and store its values again. */
+ * past mr alias row mr-1, so they compute and store its values again.
+ * Unrolled: as a loop, GCC keeps the pointers in memory and reloads them,
+ * and the short tiles of 1x1 convs over many pixels run 5-8% slower. */
 static TFF_ALWAYS_INLINE void tff_f32_gemm_rows(
     size_t MR, size_t mr, const float* const* a, size_t ks, float* c, size_t cm_stride,
     const float* const** ar, float** cr) {
   ar[0] = a;
   cr[0] = c;
+  _Pragma("GCC unroll 8")
   for (size_t i = 1; i < MR; ++i) {
     ar[i] = mr > i ? ar[i - 1] + ks : ar[i - 1];
     cr[i] = mr > i ? (float*)((char*)cr[i - 1] + cm_stride) : cr[i - 1];
