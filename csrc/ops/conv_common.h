@@ -579,11 +579,13 @@ static inline TfLiteStatus tff_gemm_pack(TfLiteContext* ctx, const char* op, tff
   g->qp.max_less_zp = rq->hi_less_zp;
   g->qp.zp = rq->zp;
   g->izp = in->params.zero_point;
-  tff_gemm_pack_weights(g, filter->data.int8, rq->scale);
   g->wsum = malloc((size_t)n * sizeof(int32_t));
   g->init = malloc((size_t)n * sizeof(int32_t));
   TF_LITE_ENSURE_MSG(ctx, g->wsum && g->init, "%s: out of memory", op);
+  /* Sums first: their sequential pass streams the weights from memory into
+   * the cache, where the packing's strided reads of nr rows then find them. */
   tff_row_sums_s8(n, (int)(g->ks * g->kc), filter->data.int8, g->wsum);
+  tff_gemm_pack_weights(g, filter->data.int8, rq->scale);
   if (!g->bias_at_invoke) tff_gemm_pack_init(g, bias ? bias->data.i32 : NULL, g->izp, g->wsum,
                                              g->init);
   return kTfLiteOk;

@@ -163,8 +163,8 @@ static TfLiteStatus resize_tensor(TfLiteContext* ctx, TfLiteTensor* t, TfLiteInt
   return kTfLiteOk;
 }
 
-static TfLiteStatus add_tensors(TfLiteContext* ctx, int n, int* first) {
-  tff_subgraph* sg = SG(ctx);
+/* Appends n zeroed tensors with NULL dims (the caller sets them). */
+static TfLiteStatus grow_tensors(tff_subgraph* sg, int n, int* first) {
   if (n < 0 || sg->num_tensors > (1 << 24) - n) return kTfLiteError;
   const int need = sg->num_tensors + n;
   if (need > sg->cap_tensors) {
@@ -177,18 +177,27 @@ static TfLiteStatus add_tensors(TfLiteContext* ctx, int n, int* first) {
     sg->owns_data = o;
     sg->cap_tensors = cap;
   }
+  memset(&sg->tensors[sg->num_tensors], 0, sizeof(TfLiteTensor) * (size_t)n);
+  memset(&sg->owns_data[sg->num_tensors], 0, (size_t)n);
   for (int i = sg->num_tensors; i < need; ++i) {
-    memset(&sg->tensors[i], 0, sizeof(TfLiteTensor));
-    sg->tensors[i].dims = TfLiteIntArrayCreate(0);
     sg->tensors[i].buffer_handle = kTfLiteNullBufferHandle;
     sg->tensors[i].name = "";
-    sg->owns_data[i] = 0;
-    if (sg->tensors[i].dims == NULL) return kTfLiteError;
   }
   if (first) *first = sg->num_tensors;
   sg->num_tensors = need;
   sg->ctx.tensors = sg->tensors;
   sg->ctx.tensors_size = (size_t)need;
+  return kTfLiteOk;
+}
+
+static TfLiteStatus add_tensors(TfLiteContext* ctx, int n, int* first) {
+  int at;
+  if (grow_tensors(SG(ctx), n, &at) != kTfLiteOk) return kTfLiteError;
+  for (int i = at; i < at + n; ++i) {
+    ctx->tensors[i].dims = TfLiteIntArrayCreate(0);
+    if (ctx->tensors[i].dims == NULL) return kTfLiteError;
+  }
+  if (first) *first = at;
   return kTfLiteOk;
 }
 
@@ -240,7 +249,6 @@ static const char* node_name(const tff_subgraph* sg, int node) {
 static tff_status init_tensor(tff_subgraph* sg, int i, const tff_tensor_desc* d) {
   TfLiteTensor* t = &sg->tensors[i];
   t->type = d->type;
-  TfLiteIntArrayFree(t->dims);
   t->dims = TfLiteIntArrayCopy(d->dims);
   t->dims_signature = d->dims_signature;
   t->name = d->name;
@@ -321,8 +329,7 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
   c->GetModelMetadata = get_model_metadata;
   tff_delegate_context_init(c);
 
-  int first;
-  if (add_tensors(c, d->num_tensors, &first) != kTfLiteOk) return TFF_STATUS_OUT_OF_MEMORY;
+  if (grow_tensors(sg, d->num_tensors, NULL) != kTfLiteOk) return TFF_STATUS_OUT_OF_MEMORY;
   for (int i = 0; i < d->num_tensors; ++i) {
     const tff_status st = init_tensor(sg, i, &d->tensors[i]);
     if (st != TFF_OK) return st;

@@ -118,12 +118,16 @@ static tff_status fb_fail(reader* r, const char* field) {
     if (st_ != TFF_OK) return st_;   \
   } while (0)
 
+/* The reader's scratch (freed before it returns). */
 static void* zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
 
-/* A malloc'd copy of a verified string; "" when absent. */
+/* What the model keeps: from its arena, released whole by tff_model_free. */
+static void* keep(reader* r, size_t n, size_t size) { return tff_arena_zalloc(&r->m->arena, n, size); }
+
+/* A kept copy of a verified string; "" when absent. */
 static tff_status copy_str(reader* r, const char* s, uint32_t len, char** out) {
   if (!tff_fb_charge(&r->fb, len)) return fb_fail(r, "string");
-  char* c = (char*)malloc((size_t)len + 1);
+  char* c = (char*)tff_arena_alloc(&r->m->arena, (size_t)len + 1);
   if (c == NULL) return OOM();
   if (len) memcpy(c, s, len);
   c[len] = '\0';
@@ -139,14 +143,16 @@ static tff_status read_str(reader* r, const tff_fb_table* t, int id, const char*
   return copy_str(r, s ? s : "", len, out);
 }
 
-/* A TfLiteIntArray copy of a vector of int32, uint16 or uint8 (elem bytes);
- * size 0 for an absent vector. */
+/* A kept TfLiteIntArray copy of a vector of int32, uint16 or uint8 (elem
+ * bytes); size 0 for an absent vector. */
 static tff_status int_array(reader* r, const tff_fb_vec* v, size_t elem, const char* field,
                             TfLiteIntArray** out) {
   if (v->len > TFF_MAX_ARRAY) return INVALID("%s: %u entries are too many", field, v->len);
   if (!tff_fb_charge(&r->fb, v->len)) return fb_fail(r, field);
-  TfLiteIntArray* a = TfLiteIntArrayCreate((int)v->len);
+  TfLiteIntArray* a =
+      (TfLiteIntArray*)tff_arena_alloc(&r->m->arena, (size_t)TfLiteIntArrayGetSizeInBytes((int)v->len));
   if (a == NULL) return OOM();
+  a->size = (int)v->len;
   for (uint32_t i = 0; i < v->len; ++i) {
     if (elem == 4)
       a->data[i] = tff_fb_vec_i32(&r->fb, v, i);
@@ -319,12 +325,13 @@ static tff_status read_quantization(reader* r, const tff_fb_table* q, tff_tensor
                    qd, dims->data[qd]);
   if (scale.len > TFF_MAX_ARRAY) return INVALID("quantization: too many scales");
   if (!tff_fb_charge(&r->fb, 2 * (size_t)scale.len)) return fb_fail(r, "quantization");
-  TfLiteAffineQuantization* a = (TfLiteAffineQuantization*)calloc(1, sizeof(*a));
+  TfLiteAffineQuantization* a = (TfLiteAffineQuantization*)keep(r, 1, sizeof(*a));
   if (a == NULL) return OOM();
   d->affine = a;
-  a->scale = TfLiteFloatArrayCreate((int)scale.len);
-  a->zero_point = TfLiteIntArrayCreate((int)scale.len);
+  a->scale = (TfLiteFloatArray*)keep(r, 1, sizeof(TfLiteFloatArray) + sizeof(float) * scale.len);
+  a->zero_point = (TfLiteIntArray*)keep(r, 1, (size_t)TfLiteIntArrayGetSizeInBytes((int)scale.len));
   if (a->scale == NULL || a->zero_point == NULL) return OOM();
+  a->scale->size = a->zero_point->size = (int)scale.len;
   a->quantized_dimension = qd;
   for (uint32_t i = 0; i < scale.len; ++i) {
     const int64_t z = tff_fb_vec_i64(&r->fb, &zp, i);
@@ -339,18 +346,6 @@ static tff_status read_quantization(reader* r, const tff_fb_table* q, tff_tensor
     d->params.zero_point = a->zero_point->data[0];
   }
   return TFF_OK;
-}
-
-static void free_sparsity(TfLiteSparsity* sp) {
-  if (sp == NULL) return;
-  TfLiteIntArrayFree(sp->traversal_order);
-  TfLiteIntArrayFree(sp->block_map);
-  for (int i = 0; sp->dim_metadata && i < sp->dim_metadata_size; ++i) {
-    TfLiteIntArrayFree(sp->dim_metadata[i].array_segments);
-    TfLiteIntArrayFree(sp->dim_metadata[i].array_indices);
-  }
-  free(sp->dim_metadata);
-  free(sp);
 }
 
 /* A SparseIndexVector union (Int32/Uint16/Uint8Vector): verifies it and
@@ -475,13 +470,13 @@ static tff_status read_sparsity(reader* r, const tff_fb_table* s, tff_tensor_des
   FB(tff_fb_vector(&r->fb, s, kSparsityDimMetadata, 4, &dmv), "sparsity.dim_metadata");
   if (order.pos == 0 || dmv.pos == 0)
     return INVALID("sparsity: traversal_order and dim_metadata are required");
-  TfLiteSparsity* sp = (TfLiteSparsity*)calloc(1, sizeof(*sp));
+  TfLiteSparsity* sp = (TfLiteSparsity*)keep(r, 1, sizeof(*sp));
   if (sp == NULL) return OOM();
   d->sparsity = sp;
   TRY(int_array(r, &order, 4, "sparsity.traversal_order", &sp->traversal_order));
   if (block_map.pos) TRY(int_array(r, &block_map, 4, "sparsity.block_map", &sp->block_map));
   if (dmv.len > TFF_MAX_ARRAY) return INVALID("sparsity: too many dim_metadata");
-  sp->dim_metadata = (TfLiteDimensionMetadata*)zalloc(dmv.len, sizeof(TfLiteDimensionMetadata));
+  sp->dim_metadata = (TfLiteDimensionMetadata*)keep(r, dmv.len, sizeof(TfLiteDimensionMetadata));
   if (sp->dim_metadata == NULL) return OOM();
   sp->dim_metadata_size = (int)dmv.len;
   for (uint32_t l = 0; l < dmv.len; ++l) {
@@ -594,7 +589,6 @@ static tff_status read_tensor(reader* r, const tff_fb_table* t, tff_tensor_desc*
    * an external offset makes the tensor constant, as in TFLite. */
   if (buffer != 0 && r->m->buffers[buffer].data != NULL) return read_constant(r, elements, d);
   /* Like TFLite, only constant tensors keep their sparsity. */
-  free_sparsity(d->sparsity);
   d->sparsity = NULL;
   if (d->is_variable &&
       (d->type == kTfLiteString || d->type == kTfLiteResource || d->type == kTfLiteVariant))
@@ -701,7 +695,7 @@ static tff_status read_subgraph(reader* r, const tff_fb_table* t, tff_subgraph_d
   FB(tff_fb_vector(&r->fb, t, kSubGraphTensors, 4, &tensors), "tensors");
   FB(tff_fb_vector(&r->fb, t, kSubGraphOperators, 4, &ops), "operators");
   if (tensors.pos == 0) return INVALID("no tensors vector");
-  sg->tensors = (tff_tensor_desc*)zalloc(tensors.len, sizeof(tff_tensor_desc));
+  sg->tensors = (tff_tensor_desc*)keep(r, tensors.len, sizeof(tff_tensor_desc));
   if (sg->tensors == NULL) return OOM();
   sg->num_tensors = (int)tensors.len;
   r->what = "tensor";
@@ -714,7 +708,7 @@ static tff_status read_subgraph(reader* r, const tff_fb_table* t, tff_subgraph_d
   r->what = NULL;
   TRY(index_list(r, t, kSubGraphInputs, "input", sg->num_tensors, false, &sg->inputs));
   TRY(index_list(r, t, kSubGraphOutputs, "output", sg->num_tensors, false, &sg->outputs));
-  sg->ops = (tff_op_desc*)zalloc(ops.len, sizeof(tff_op_desc));
+  sg->ops = (tff_op_desc*)keep(r, ops.len, sizeof(tff_op_desc));
   int* stamp = (int*)realloc(r->stamp, (size_t)(sg->num_tensors ? sg->num_tensors : 1) * sizeof(int));
   if (stamp) r->stamp = stamp;
   if (sg->ops == NULL || stamp == NULL) return OOM();
@@ -734,7 +728,7 @@ static tff_status read_subgraph(reader* r, const tff_fb_table* t, tff_subgraph_d
 static tff_status read_opcodes(reader* r, const tff_fb_table* root) {
   tff_fb_vec v;
   FB(tff_fb_vector(&r->fb, root, kModelOperatorCodes, 4, &v), "operator_codes");
-  r->m->opcodes = (tff_opcode*)zalloc(v.len, sizeof(tff_opcode));
+  r->m->opcodes = (tff_opcode*)keep(r, v.len, sizeof(tff_opcode));
   if (r->m->opcodes == NULL) return OOM();
   r->m->num_opcodes = (int)v.len;
   r->what = "operator code";
@@ -771,7 +765,7 @@ static tff_status read_buffers(reader* r, const tff_fb_table* root) {
   tff_fb_vec v;
   FB(tff_fb_vector(&r->fb, root, kModelBuffers, 4, &v), "buffers");
   if (v.pos == 0) return INVALID("no buffers in the model");
-  r->m->buffers = (tff_buffer*)zalloc(v.len, sizeof(tff_buffer));
+  r->m->buffers = (tff_buffer*)keep(r, v.len, sizeof(tff_buffer));
   if (r->m->buffers == NULL) return OOM();
   r->m->num_buffers = (int)v.len;
   r->what = "buffer";
@@ -858,7 +852,7 @@ static tff_status read_tensor_maps(reader* r, const tff_fb_table* sig, int id, c
   }
   if (st == TFF_OK) {
     n = sort_unique(e, n);
-    *out = (tff_signature_io*)zalloc((size_t)n, sizeof(tff_signature_io));
+    *out = (tff_signature_io*)keep(r, (size_t)n, sizeof(tff_signature_io));
     if (*out == NULL) st = OOM();
   }
   if (st == TFF_OK) *count = n;
@@ -873,7 +867,7 @@ static tff_status read_tensor_maps(reader* r, const tff_fb_table* sig, int id, c
 static tff_status read_signatures(reader* r, const tff_fb_table* root) {
   tff_fb_vec v;
   FB(tff_fb_vector(&r->fb, root, kModelSignatureDefs, 4, &v), "signature_defs");
-  r->m->signatures = (tff_signature*)zalloc(v.len, sizeof(tff_signature));
+  r->m->signatures = (tff_signature*)keep(r, v.len, sizeof(tff_signature));
   if (r->m->signatures == NULL) return OOM();
   r->m->num_signatures = (int)v.len;
   r->what = "signature def";
@@ -931,7 +925,7 @@ static tff_status read_metadata(reader* r, const tff_fb_table* root) {
   r->what = NULL;
   if (st == TFF_OK) {
     n = sort_unique(e, n);
-    r->m->metadata = (tff_metadata*)zalloc((size_t)n, sizeof(tff_metadata));
+    r->m->metadata = (tff_metadata*)keep(r, (size_t)n, sizeof(tff_metadata));
     if (r->m->metadata == NULL) st = OOM();
   }
   if (st == TFF_OK) r->m->num_metadata = n;
@@ -990,7 +984,7 @@ static tff_status read_model(reader* r) {
   TRY(read_buffers(r, &root));
   FB(tff_fb_vector(&r->fb, &root, kModelSubgraphs, 4, &subgraphs), "subgraphs");
   if (subgraphs.len == 0) return INVALID("no subgraph in the model");
-  r->m->subgraphs = (tff_subgraph_desc*)zalloc(subgraphs.len, sizeof(tff_subgraph_desc));
+  r->m->subgraphs = (tff_subgraph_desc*)keep(r, subgraphs.len, sizeof(tff_subgraph_desc));
   if (r->m->subgraphs == NULL) return OOM();
   r->m->num_subgraphs = (int)subgraphs.len;
   for (uint32_t s = 0; s < subgraphs.len; ++s) {
@@ -1037,52 +1031,14 @@ tff_status tff_model_parse(const uint8_t* buf, size_t size, tff_model** out, cha
   return TFF_OK;
 }
 
-static void free_tensor(tff_tensor_desc* d) {
-  TfLiteIntArrayFree(d->dims);
-  TfLiteIntArrayFree(d->dims_signature);
-  free(d->name);
-  if (d->affine) {
-    TfLiteFloatArrayFree(d->affine->scale);
-    TfLiteIntArrayFree(d->affine->zero_point);
-    free(d->affine);
-  }
-  free_sparsity(d->sparsity);
-}
-
 void tff_model_free(tff_model* m) {
   if (m == NULL) return;
-  free(m->description);
-  for (int i = 0; m->opcodes && i < m->num_opcodes; ++i) free(m->opcodes[i].custom_name);
-  free(m->opcodes);
   for (int s = 0; m->subgraphs && s < m->num_subgraphs; ++s) {
-    tff_subgraph_desc* sg = &m->subgraphs[s];
-    for (int i = 0; sg->tensors && i < sg->num_tensors; ++i) free_tensor(&sg->tensors[i]);
-    free(sg->tensors);
-    for (int i = 0; sg->ops && i < sg->num_ops; ++i) {
-      TfLiteIntArrayFree(sg->ops[i].inputs);
-      TfLiteIntArrayFree(sg->ops[i].outputs);
-      TfLiteIntArrayFree(sg->ops[i].intermediates);
-      free(sg->ops[i].builtin_data);
-    }
-    free(sg->ops);
-    TfLiteIntArrayFree(sg->inputs);
-    TfLiteIntArrayFree(sg->outputs);
-    free(sg->name);
+    const tff_subgraph_desc* sg = &m->subgraphs[s];
+    for (int i = 0; sg->ops && i < sg->num_ops; ++i) free(sg->ops[i].builtin_data);
   }
-  free(m->subgraphs);
-  free(m->buffers);
-  for (int i = 0; m->signatures && i < m->num_signatures; ++i) {
-    tff_signature* sig = &m->signatures[i];
-    free(sig->key);
-    for (int k = 0; sig->inputs && k < sig->num_inputs; ++k) free(sig->inputs[k].name);
-    for (int k = 0; sig->outputs && k < sig->num_outputs; ++k) free(sig->outputs[k].name);
-    free(sig->inputs);
-    free(sig->outputs);
-  }
-  free(m->signatures);
-  for (int i = 0; m->metadata && i < m->num_metadata; ++i) free(m->metadata[i].name);
-  free(m->metadata);
   for (int i = 0; i < m->num_owned; ++i) free(m->owned[i]);
   free(m->owned);
+  tff_arena_release(&m->arena);
   free(m);
 }

@@ -6,7 +6,9 @@
  * tff_model_free(), except `data` pointers of constant tensors and buffers,
  * which point into the caller's model bytes (zero copy) unless the bytes were
  * misaligned for the element type, in which case the reader keeps an aligned
- * copy. The model bytes must outlive the tff_model.
+ * copy. The model bytes must outlive the tff_model. Descriptors, strings and
+ * arrays come from the model's arena: none may be freed or resized alone
+ * (whoever needs to, as a tensor's dims, takes a copy).
  */
 #ifndef TFLITE_FAST_RUNTIME_MODEL_H_
 #define TFLITE_FAST_RUNTIME_MODEL_H_
@@ -14,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "tflite_fast/common.h"
 #include "tflite_fast/status.h"
 
@@ -109,6 +112,7 @@ typedef struct tff_model {
   tff_metadata* metadata;
   void** owned;                    /* aligned copies made by the reader */
   int num_owned;
+  tff_arena arena;                 /* everything else but builtin_data */
 } tff_model;
 
 /* Parse and verify `size` bytes at `buf`. On failure returns a non-OK status,
