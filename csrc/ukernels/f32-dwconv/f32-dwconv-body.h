@@ -144,10 +144,13 @@ void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const flo
     input += 3 * taps;
     output = (float*)((char*)output + 3 * out_step);
   }
-  if (output_width == 2)
-    DW_WALK(2, channels, taps, input, input_offset, zero, w, output, out_step, &prm);
-  else if (output_width == 1)
+  /* The last one or two pixels one at a time: a row's tail is too short
+   * to pay for a third unrolled copy of every pass. */
+  for (; output_width != 0; --output_width) {
     DW_WALK(1, channels, taps, input, input_offset, zero, w, output, out_step, &prm);
+    input += taps;
+    output = (float*)((char*)output + out_step);
+  }
 }
 
 #undef DW_OFF
