@@ -57,11 +57,28 @@ def input_rewritten():
     return b.build()
 
 
+def long_name():
+    """fuzz_python hang (a mutated model whose strings grew): the model
+    reader's bump arena (csrc/runtime/arena.c) opened a chunk of its due size
+    (16 KiB first) for a block of up to 256 KiB and wrote past it; glibc then
+    aborted in free() and libFuzzer's handler hung. A 40,000-byte tensor name
+    is such a block (the sanitized builds give every block its own malloc, so
+    only the plain build saw it)."""
+    b = ModelBuilder()
+    x = b.tensor("x" * 40000, [2, 3], np.float32)
+    y = b.tensor("y", [2, 3], np.float32)
+    b.op("ABS", [x], [y])
+    b.inputs([x])
+    b.outputs([y])
+    return b.build()
+
+
 # name -> (model, what must happen): "oracle" = run and match ai-edge-litert,
 # "error" = ValueError at construction or RuntimeError at allocate/invoke.
 CASES = {
     "bcast_stride_overflow": (bcast_stride_overflow, "oracle"),
     "input_rewritten": (input_rewritten, "error"),
+    "long_name": (long_name, "oracle"),
 }
 # Cases whose fix is pending, with where it belongs. run_fuzz.sh does not
 # replay them; pytest expects the Python-visible ones to fail (strict: the

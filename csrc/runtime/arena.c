@@ -39,7 +39,8 @@ void* tff_arena_alloc(tff_arena* a, size_t bytes) {
   if (need > a->left) {
     /* A large block gets a chunk of its own; the current one keeps filling. */
     if (need > kMaxChunk / 4) return new_chunk(a, need);
-    const size_t size = a->grow ? a->grow : kFirstChunk;
+    size_t size = a->grow ? a->grow : kFirstChunk;
+    if (size < need) size = need; /* a block bigger than the chunk due */
     char* p = new_chunk(a, size);
     if (p == NULL) return NULL;
     a->next = p;

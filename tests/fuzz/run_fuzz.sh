@@ -153,7 +153,8 @@ if [ -n "${FUZZ_PYTHON:-}" ]; then
   mkdir -p "$WORK/pycorpus"
   PYARGS=(-max_total_time="$FUZZ_PYTHON")
   if [ -n "${FUZZ_SEED:-}" ]; then PYARGS=(-seed="$FUZZ_SEED" -runs="${FUZZ_PYTHON_RUNS:-20000}"); fi
-  python "$ROOT/tests/fuzz/fuzz_python.py" "${PYARGS[@]}" -timeout=30 \
+  # Bounded: after a native crash atheris's signal handler can hang for good.
+  timeout -k 10 900 python "$ROOT/tests/fuzz/fuzz_python.py" "${PYARGS[@]}" -timeout=30 \
     -rss_limit_mb=6144 -max_len="$MAX_LEN" -print_final_stats=1 \
     -artifact_prefix="$WORK/artifacts/py-" "$WORK/pycorpus" "$WORK/seed" \
     > "$WORK/fuzz_python.log" 2>&1 || STATUS=1
