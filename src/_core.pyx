@@ -20,10 +20,10 @@ cimport cython
 from cpython.buffer cimport PyBUF_ANY_CONTIGUOUS, PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBUF_FORMAT, PyObject_GetBuffer, PyBuffer_Release
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.object cimport PyObject
-from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset, strcmp
 
 from _capi cimport *
@@ -76,7 +76,37 @@ cdef extern from *:
       PyObject* base;
       tff_np_descr* descr;
       int flags;
+      PyObject* weakreflist;
     } tff_np_array;
+    /* An array get_tensor returned, kept to be refilled by the next call
+       (see Interpreter._recent) with the flags it was made with. */
+    typedef struct {
+      PyObject* arr;
+      int flags;
+    } tff_recent;
+    /* Whether a kept array is exactly as made and unseen: the cache holds the
+       only reference (no variable, view, buffer export or container has it),
+       no weak reference, same dtype object, flags, shape and C strides, owns
+       its data. Then refilling it in place is indistinguishable from a new
+       array. Free-threaded builds never reuse: there a reference count read
+       from another thread proves nothing. */
+    static int tff_np_reusable(const tff_recent* r, PyObject* descr, int nd,
+                               const int* dims, Py_ssize_t itemsize, size_t bytes) {
+    #ifdef Py_GIL_DISABLED
+      return 0;
+    #else
+      const tff_np_array* a = (const tff_np_array*)r->arr;
+      int i;
+      if (Py_REFCNT(r->arr) != 1 || a->flags != r->flags || (PyObject*)a->descr != descr ||
+          a->nd != nd || a->base != NULL || a->weakreflist != NULL)
+        return 0;
+      for (i = nd - 1; i >= 0; --i) {
+        if (a->dims[i] != dims[i] || a->strides[i] != itemsize) return 0;
+        itemsize *= dims[i];
+      }
+      return (size_t)itemsize == bytes;
+    #endif
+    }
     typedef PyObject* (*tff_np_new_fn)(PyObject* subtype, PyObject* descr, int nd,
                                        const Py_ssize_t* dims, const Py_ssize_t* strides,
                                        void* data, int flags, PyObject* obj);
@@ -90,8 +120,16 @@ cdef extern from *:
         char* data
         int nd
         Py_ssize_t* dims
+        Py_ssize_t* strides
+        PyObject* base
         tff_np_descr* descr
         int flags
+        PyObject* weakreflist
+    ctypedef struct tff_recent:
+        PyObject* arr
+        int flags
+    bint tff_np_reusable(const tff_recent* r, PyObject* descr, int nd, const int* dims,
+                         Py_ssize_t itemsize, size_t bytes)
     # Returns a new reference (NULL with an exception set); steals the descr.
     ctypedef object (*tff_np_new_fn)(PyObject*, PyObject*, int, const Py_ssize_t*,
                                      const Py_ssize_t*, void*, int, PyObject*)
@@ -105,6 +143,7 @@ cdef tff_np_new_fn _np_new = NULL
 cdef int _NP_TYPENUM[_NTYPES]  # dtype.num of _COPY_DTYPES[type], -1: none
 cdef enum:
     _FAST_RANK = 16  # deeper tensors take the general path
+    _RECENT_MAX = 65536  # bytes: get_tensor keeps arrays up to this size for reuse
 
 
 def _np_abi_in_use():
@@ -122,6 +161,7 @@ cdef bint _np_native(tff_np_descr* d):
 cdef bint _probe_np_abi(object numpy) except -1:
     """Whether the declarations above match this numpy, checked on live arrays."""
     global _np_new
+    import weakref
     if int(numpy.__version__.split(".")[0]) >= 2:
         from numpy._core import _multiarray_umath as m
     else:
@@ -139,12 +179,21 @@ cdef bint _probe_np_abi(object numpy) except -1:
     for shape, dt, order in (((3, 5), "float32", "C"), ((7,), "int8", "C"), ((2, 3), "int16", "F"),
                              ((), "float64", "C"), ((4,), ">i4", "C")):
         x = numpy.empty(shape, dtype=dt, order=order)
+        v = x[...]  # a view: its base is x
         a = <tff_np_array*>x
         if (a.nd != x.ndim or tuple(a.dims[i] for i in range(a.nd)) != x.shape
                 or a.descr.type_num != x.dtype.num
                 or bool(a.flags & TFF_NP_C_CONTIGUOUS) != x.flags.c_contiguous
                 or _np_native(a.descr) != x.dtype.isnative
-                or <size_t>a.data != x.__array_interface__["data"][0]):
+                or <size_t>a.data != x.__array_interface__["data"][0]
+                or tuple(a.strides[i] for i in range(a.nd)) != x.strides or a.base != NULL
+                or (<tff_np_array*>v).base != <PyObject*>x or a.weakreflist != NULL):
+            return False
+        w = weakref.ref(x)
+        if a.weakreflist == NULL:
+            return False
+        del w
+        if a.weakreflist != NULL:
             return False
         if order == "C" and x.dtype.isnative:
             for i in range(a.nd):
@@ -378,12 +427,21 @@ cdef class Interpreter:
     cdef tff_interpreter* it
     cdef object model_bytes  # model_content is used in place: keep it alive
     cdef public int _exports
+    # Per tensor of subgraph 0: the array get_tensor last returned (small
+    # tensors only), refilled by the next call if the caller let it go. A
+    # round trip of a tiny model then allocates nothing: numpy's array
+    # allocation and release cost more than the invoke.
+    cdef tff_recent* _recent
+    cdef size_t _nrecent
 
     def __cinit__(self):
         self.it = NULL
         self._exports = 0
+        self._recent = NULL
+        self._nrecent = 0
 
     def __dealloc__(self):
+        self._drop_recent()
         if self.it != NULL:
             tff_interpreter_destroy(self.it)
             self.it = NULL
@@ -415,8 +473,17 @@ cdef class Interpreter:
         if self.it != NULL:
             raise RuntimeError("the interpreter is already open")
 
+    cdef _drop_recent(self):
+        cdef size_t i
+        if self._recent != NULL:
+            for i in range(self._nrecent):
+                Py_XDECREF(self._recent[i].arr)
+            free(self._recent)
+            self._recent = NULL
+
     def _close(self):
         """Destroys the C interpreter now (the facade's __del__: before its delegates go)."""
+        self._drop_recent()
         if self.it != NULL:
             self._claim()
             tff_interpreter_destroy(self.it)
@@ -541,7 +608,29 @@ cdef class Interpreter:
         cdef int idx = tensor_index if type(tensor_index) is int else int(tensor_index)
         cdef int sg = subgraph_index if type(subgraph_index) is int else int(subgraph_index)
         cdef TfLiteTensor* t = self._tensor(idx, sg)
+        if (sg == 0 and _NP_ABI and 0 < t.bytes <= _RECENT_MAX and t.data.raw != NULL
+                and 0 <= t.type < _NTYPES and _ITEMSIZE[t.type] != 0):
+            return self._copy_out_recent(t, idx)
         return _copy_out(t, idx)
+
+    cdef object _copy_out_recent(self, TfLiteTensor* t, int idx):
+        """_copy_out through _recent[idx] (idx is a valid index of subgraph 0)."""
+        if self._recent == NULL:
+            self._nrecent = tff_interpreter_context(self.it, 0).tensors_size
+            self._recent = <tff_recent*>calloc(self._nrecent, sizeof(tff_recent))
+            if self._recent == NULL:
+                raise MemoryError("out of memory")
+        cdef tff_recent* r = &self._recent[idx]
+        if (r.arr != NULL and t.dims != NULL and tff_np_reusable(
+                r, <PyObject*>_COPY_DTYPES[t.type], t.dims.size, t.dims.data, _ITEMSIZE[t.type], t.bytes)):
+            memcpy((<tff_np_array*>r.arr).data, t.data.raw, t.bytes)
+            return <object>r.arr
+        out = _copy_out(t, idx)
+        Py_XDECREF(r.arr)
+        Py_INCREF(out)
+        r.arr = <PyObject*>out
+        r.flags = (<tff_np_array*>r.arr).flags
+        return out
 
     def _tensor_view(self, int index, int subgraph=0):
         cdef TfLiteTensor* t = self._tensor(index, subgraph)
