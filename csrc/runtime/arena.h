@@ -2,8 +2,8 @@
  * freed or resized alone (the model reader's descriptors: names, shapes,
  * quantization arrays, op index lists). One release frees everything; a
  * model's ~1500 small blocks cost a few chunk allocations instead of as
- * many malloc/free pairs. Under AddressSanitizer every block is its own
- * malloc, so overflows between neighbours are still caught.
+ * many malloc/free pairs. Under AddressSanitizer blocks are poisoned apart
+ * (arena.c), so overflows between neighbours are still caught.
  *
  * A zeroed tff_arena is empty and ready; blocks are aligned as malloc's. */
 #ifndef TFLITE_FAST_RUNTIME_ARENA_H_
