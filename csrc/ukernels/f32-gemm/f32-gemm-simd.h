@@ -144,23 +144,20 @@ static TFF_ALWAYS_INLINE const float* tff_f32_gemv_blocks(const int B, const flo
   return w + B * bs;
 }
 
-/* mr is 1: whole blocks 4, 2, then 1 at a time, a partial last block as the
- * MR-row body does it. */
+/* mr is 1: whole blocks 4 at a time, the 1-3 left at once, a partial last
+ * block as the MR-row body does it. */
 void TFF_F32_GEMV_NAME(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
                        size_t a_offset, const float* w, float* c, size_t cm_stride,
                        const tff_f32_minmax_params* p) {
   const TFF_V lo = TFF_VSET1(p->min), hi = TFF_VSET1(p->max);
   for (; nc >= 4 * TFF_F32_NR; nc -= 4 * TFF_F32_NR, c += 4 * TFF_F32_NR)
     w = tff_f32_gemv_blocks(4, a, a_offset, kc, ks, w, c, lo, hi);
-  if (nc >= 2 * TFF_F32_NR) {
-    w = tff_f32_gemv_blocks(2, a, a_offset, kc, ks, w, c, lo, hi);
-    nc -= 2 * TFF_F32_NR;
-    c += 2 * TFF_F32_NR;
+  switch (nc / TFF_F32_NR) {
+    case 3: w = tff_f32_gemv_blocks(3, a, a_offset, kc, ks, w, c, lo, hi); break;
+    case 2: w = tff_f32_gemv_blocks(2, a, a_offset, kc, ks, w, c, lo, hi); break;
+    case 1: w = tff_f32_gemv_blocks(1, a, a_offset, kc, ks, w, c, lo, hi); break;
   }
-  if (nc >= TFF_F32_NR) {
-    w = tff_f32_gemv_blocks(1, a, a_offset, kc, ks, w, c, lo, hi);
-    nc -= TFF_F32_NR;
-    c += TFF_F32_NR;
-  }
+  c += nc / TFF_F32_NR * TFF_F32_NR;
+  nc %= TFF_F32_NR;
   if (nc > 0) tff_f32_gemm_body(1, mr, nc, kc, ks, a, a_offset, w, c, cm_stride, p);
 }
