@@ -676,6 +676,10 @@ static inline void tff_gemm_run(TfLiteContext* ctx, const tff_gemm* g, size_t m,
   if (threads > 1 && items < each * threads) {
     const int want = (each * threads + items - 1) / items;
     j.nsplit = want < j.nblocks ? want : j.nblocks;
+    /* A float GEMV: slices of ~4 blocks, which the row kernel runs at once
+     * (one block is latency-bound, ~4x slower per channel). */
+    const int slices4 = (j.nblocks + 3) / 4 > threads ? (j.nblocks + 3) / 4 : threads;
+    if (g->f32 && items == 1 && j.nsplit > slices4) j.nsplit = slices4;
   }
   if (items * j.nsplit == 1) { /* one tile (a GEMV): no pool, none of the task's divisions */
     tff_gemm_tile(&j, 0, 0, 0, g->nc, (const char*)g->packed);

@@ -68,8 +68,11 @@ int main(void) {
     if (!isa_runs(cfg->isa, cfg->name)) continue;
     const size_t NR = cfg->nr;
     /* NR/2 and NR + NR/2 end on a half block (the kernels' one-vector path);
-     * NR + 6 ends on a 4 + 2 store of a half block. */
-    const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3, NR / 2, NR + NR / 2, NR + 6};
+     * NR + 6 ends on a 4 + 2 store of a half block; the 1-row kernels run
+     * whole blocks 4 at a time, then the 1-3 left at once (4·NR, 7·NR + 3,
+     * 6·NR: 4 + 3 and 4 + 2 blocks). */
+    const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3, NR / 2, NR + NR / 2, NR + 6,
+                         4 * NR, 7 * NR + 3, 6 * NR};
     const size_t ks_[] = {1, 2, 7, 16, 33};
     const size_t kss[] = {1, 3};
     int cases = 0, bad = 0;

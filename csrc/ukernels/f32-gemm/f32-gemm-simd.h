@@ -109,8 +109,55 @@ void TFF_F32_GEMM_NAME(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
 }
 #endif
 
+/* One row, B whole blocks side by side (B a constant after inlining; the
+ * blocks are bs floats apart in w). A row has one chain of adds per vector
+ * of channels, so one block (two chains) waits on the add latency most of
+ * the time; 2·B chains keep the unit busy: 7x7 layers' lone 49th rows and
+ * 1280 -> 1001 FULLY_CONNECTED ran ~4x slower per output than 6-row tiles.
+ * Same order per output as a block at a time. Returns w past the blocks. */
+static TFF_ALWAYS_INLINE const float* tff_f32_gemv_blocks(const int B, const float* const* a,
+                                                          size_t a_offset, size_t kc, size_t ks,
+                                                          const float* w, float* c, TFF_V lo,
+                                                          TFF_V hi) {
+  const size_t bs = TFF_F32_NR * (1 + ks * kc);
+  TFF_V acc[8];
+  TFF_UNROLL
+  for (int b = 0; b < B; ++b) {
+    acc[2 * b] = TFF_VLOAD(w + b * bs);
+    acc[2 * b + 1] = TFF_VLOAD(w + b * bs + TFF_VL);
+  }
+  const float* wk = w + TFF_F32_NR;
+  for (size_t t = 0; t < ks; ++t) {
+    const float* x = (const float*)((const char*)a[t] + a_offset);
+    for (size_t k = 0; k < kc; ++k, wk += TFF_F32_NR) {
+      const TFF_V v = TFF_VSET1(x[k]);
+      TFF_UNROLL
+      for (int b = 0; b < B; ++b) {
+        acc[2 * b] = TFF_VFMA(v, TFF_VLOAD(wk + b * bs), acc[2 * b]);
+        acc[2 * b + 1] = TFF_VFMA(v, TFF_VLOAD(wk + b * bs + TFF_VL), acc[2 * b + 1]);
+      }
+    }
+  }
+  TFF_UNROLL
+  for (int b = 0; b < B; ++b)
+    tff_f32_row_out(c + b * TFF_F32_NR, acc[2 * b], acc[2 * b + 1], lo, hi, TFF_F32_NR);
+  return w + B * bs;
+}
+
+/* mr is 1: whole blocks 4 at a time, the 1-3 left at once, a partial last
+ * block as the MR-row body does it. */
 void TFF_F32_GEMV_NAME(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
                        size_t a_offset, const float* w, float* c, size_t cm_stride,
                        const tff_f32_minmax_params* p) {
-  tff_f32_gemm_body(1, mr, nc, kc, ks, a, a_offset, w, c, cm_stride, p);
+  const TFF_V lo = TFF_VSET1(p->min), hi = TFF_VSET1(p->max);
+  for (; nc >= 4 * TFF_F32_NR; nc -= 4 * TFF_F32_NR, c += 4 * TFF_F32_NR)
+    w = tff_f32_gemv_blocks(4, a, a_offset, kc, ks, w, c, lo, hi);
+  switch (nc / TFF_F32_NR) {
+    case 3: w = tff_f32_gemv_blocks(3, a, a_offset, kc, ks, w, c, lo, hi); break;
+    case 2: w = tff_f32_gemv_blocks(2, a, a_offset, kc, ks, w, c, lo, hi); break;
+    case 1: w = tff_f32_gemv_blocks(1, a, a_offset, kc, ks, w, c, lo, hi); break;
+  }
+  c += nc / TFF_F32_NR * TFF_F32_NR;
+  nc %= TFF_F32_NR;
+  if (nc > 0) tff_f32_gemm_body(1, mr, nc, kc, ks, a, a_offset, w, c, cm_stride, p);
 }
