@@ -415,13 +415,10 @@ static void eval_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
   tff_parallel_for(ctx, rows * pieces, grain, dw_rows, &t);
 }
 
-static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+/* Everything but the fast path of eval below: out of line, so that path
+ * runs without this one's register saves and stack frame. */
+static TFF_NOINLINE TfLiteStatus eval_general(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
-  if (d->col) { /* first: nothing else of the node is read */
-    d->col((size_t)d->cout, (size_t)d->g.k_h * d->g.k_w, tff_input(ctx, node, 0)->data.int8,
-           d->col_stride, d->packed, tff_output(ctx, node, 0)->data.int8, &d->q8p);
-    return kTfLiteOk;
-  }
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   const TfLiteTensor* filter = tff_input(ctx, node, 1);
   const TfLiteTensor* bias = tff_input(ctx, node, 2);
@@ -479,6 +476,16 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
     }
   }
   return kTfLiteOk;
+}
+
+static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  if (d->col) { /* first: nothing else of the node is read */
+    d->col((size_t)d->cout, (size_t)d->g.k_h * d->g.k_w, tff_input(ctx, node, 0)->data.int8,
+           d->col_stride, d->packed, tff_output(ctx, node, 0)->data.int8, &d->q8p);
+    return kTfLiteOk;
+  }
+  return eval_general(ctx, node);
 }
 
 static const char* profiling_string(const TfLiteContext* ctx, const TfLiteNode* node) {
