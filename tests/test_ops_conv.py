@@ -150,6 +150,35 @@ def test_depthwise_conv_2d_wide(g, kind, cin, act, data, seed):
     check_both(model, inputs)
 
 
+@st.composite
+def one_pixel_line(draw):
+    """One output pixel from a 1-D filter (a column or a row) over up to 17 taps, the
+    streaming models' depthwise shape: VALID with up to stride-1 input left over, or SAME
+    over an input no longer than the stride (padding taps)."""
+    taps, dil, stride = draw(st.integers(1, 17)), draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    same = draw(st.booleans())
+    length = draw(st.integers(1, stride)) if same else (taps - 1) * dil + 1 + draw(
+        st.integers(0, stride - 1))
+    across = draw(st.integers(1, stride))  # the other axis: 1 tap, one output
+    g = dict(n=1, h=length, w=across, kh=taps, kw=1, stride=(stride, stride),
+             dilation=(dil, draw(st.integers(1, 2))), same=same)
+    if draw(st.booleans()):  # a row instead
+        g.update(h=across, w=length, kh=1, kw=taps, dilation=g["dilation"][::-1])
+    return g
+
+
+@settings(max_examples=60, deadline=None)
+@given(g=one_pixel_line(), cin=st.sampled_from([8, 15, 16, 17, 24, 32, 33, 64]),
+       act=st.sampled_from(ACTS), data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_depthwise_conv_2d_one_pixel(g, cin, act, data, seed):
+    """int8 depthwise with one output pixel over a column or row of taps: the column
+    kernel when every tap is inside and the channels fill its tile, else the generic one."""
+    zx, zy = zero_point(data.draw), zero_point(data.draw)
+    model, inputs = build("DEPTHWISE_CONV_2D", "int8", cin=cin, cout=cin, act=act, bias=True,
+                          rng=np.random.default_rng(seed), zx=zx, zy=zy, **g)
+    check_both(model, inputs)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("op", ["CONV_2D", "DEPTHWISE_CONV_2D"])
 def test_hybrid_edge_inputs(op, kind):

@@ -9,8 +9,10 @@
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #define TFF_ALWAYS_INLINE __forceinline
+#define TFF_NOINLINE __declspec(noinline)
 #else
 #define TFF_ALWAYS_INLINE inline __attribute__((always_inline))
+#define TFF_NOINLINE __attribute__((noinline))
 #endif
 
 /* Leading zero bits of x; x must not be 0 (the builtin's contract). */

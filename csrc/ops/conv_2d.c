@@ -37,6 +37,7 @@ typedef struct {
   const char* ind_image; /* the image ind points into (NULL: not built) */
   int8_t* cols;        /* im2col: [out_h·out_w][taps·in_c], rows of ind (see alloc_gemm) */
   int rows;            /* float: one GEMM tap per filter row (see alloc_gemm) */
+  int one_tile;        /* one output pixel in one tile: tff_gemm_row at one thread */
   size_t nedge;        /* rows: filter rows cut by the image's left or right border */
   int32_t* edge_at;    /* [nedge][2]: input row and first column of each */
   float* edge;         /* [nedge][k_w·in_c]: their taps, zeros outside, copied each invoke */
@@ -158,7 +159,10 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
     TF_LITE_ENSURE_MSG(ctx, d->cols, OP ": out of memory");
     for (size_t p = 0; p < pixels; ++p) d->ind[p] = d->cols + p * kc;
   }
-  return tff_gemm_pack(ctx, OP, &d->gemm, in, filter, bias, &d->rq, d->lo, d->hi);
+  TF_LITE_ENSURE_OK(ctx,
+                    tff_gemm_pack(ctx, OP, &d->gemm, in, filter, bias, &d->rq, d->lo, d->hi));
+  d->one_tile = d->g.batches == 1 && !cols && !d->rows && tff_gemm_one_tile(&d->gemm, pixels);
+  return kTfLiteOk;
 }
 
 /* The portable path (int8 filter, constant): packs it per group and
@@ -442,7 +446,9 @@ static void eval_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
   }
 }
 
-static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+/* Everything but the fast path of eval below: out of line, so that path
+ * runs without this one's register saves and stack frame. */
+static TFF_NOINLINE TfLiteStatus eval_general(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   const TfLiteTensor* bias = tff_input(ctx, node, 2);
@@ -491,6 +497,20 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
     }
   }
   return kTfLiteOk;
+}
+
+static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  if (d->one_tile && tff_num_threads(ctx) == 1) { /* first: only the input and output read */
+    const char* image = tff_input(ctx, node, 0)->data.raw;
+    if (image != d->ind_image) {
+      tff_conv_taps(&d->g, image, d->g.in_c * d->gemm.esz, d->pad, 0, 0, d->ind);
+      d->ind_image = image;
+    }
+    tff_gemm_row(&d->gemm, d->ind, tff_output(ctx, node, 0)->data.raw);
+    return kTfLiteOk;
+  }
+  return eval_general(ctx, node);
 }
 
 /* The kernel prepare chose, for profiling and show_config. */

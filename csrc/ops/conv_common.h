@@ -659,6 +659,18 @@ static void tff_gemm_task(void* arg, int begin, int end) {
   }
 }
 
+/* Whether tff_gemm_run of m rows is, at one thread, a single tile with
+ * nothing packed at invoke: then tff_gemm_row runs it without the job setup
+ * (streaming models' one-pixel convs and batch-1 FCs). */
+static inline int tff_gemm_one_tile(const tff_gemm* g, size_t m) {
+  return m == 1 && g->groups == 1 && g->nc > 0 && g->kc > 0 && !g->pack_at_invoke &&
+         !g->bias_at_invoke;
+}
+static inline void tff_gemm_row(const tff_gemm* g, const void* const* ind, void* out) {
+  const tff_gemm_job j = {g, 1, ind, (char*)out, 0, 1, 1};
+  tff_gemm_tile(&j, 0, 0, 0, g->nc, (const char*)g->packed);
+}
+
 /* Output rows [0, m) at out + r·out_stride bytes. Threads split row tiles
  * (and channel blocks when there are few tiles), never a sum. The caller
  * checked at prepare that tiles·groups·blocks fits an int. */

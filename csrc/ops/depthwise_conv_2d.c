@@ -16,8 +16,12 @@
  * reached through the kernel's input offset), and output rows are spread
  * over the interpreter's threads. Rows whose taps all lie inside the image
  * vertically share one indirection row, shifted to theirs by the input
- * offset too, so the buffer stays small and cache-resident. Reference mode and the rest keep the
- * portable loops below, which share the numerics bit for bit.
+ * offset too, so the buffer stays small and cache-resident. An int8 node
+ * with one output pixel over a column or row of taps inside the image
+ * (streaming models) calls the ISA's column kernel directly instead: taps
+ * at a constant stride, no indirection, nothing else of the node read at
+ * invoke. Reference mode and the rest keep the portable loops below, which
+ * share the numerics bit for bit.
  * 16x8 (int16 activations): TFLite's reference loop in both modes,
  * conv_int16.h. */
 #include "conv_common.h"
@@ -51,6 +55,10 @@ typedef struct {
   const void** ind;    /* ind_rows·out_w·taps tap pointers into image 0 or pad */
   int r0, r1;          /* rows [r0, r1) read row r0's indirection (else r0 = r1 = out_h) */
   const char* ind_base; /* input data the indirection points into */
+  /* int8, one output pixel whose taps lie inside the image along a column
+   * (or a row): the column kernel reads tap t at in + t·col_stride */
+  tff_qs8_qc8w_dwconv_col_fn col;
+  size_t col_stride;
   const char* kernel;  /* profiling string */
   int int16;           /* 16x8 */
   tff_rq16 rq16;
@@ -109,6 +117,23 @@ static int ind_row(const OpData* d, int oy) {
   return oy < d->r1 ? d->r0 : oy - (d->r1 - d->r0) + 1;
 }
 
+/* Sets d->col when the int8 node has one output pixel whose taps all lie in
+ * the image (from its first pixel: no padding before) along one filter
+ * column or row and the kernel's tile fits the channels. Streaming models'
+ * depthwise convs (a [1, taps, 1, C] window) are all of this. */
+static void prepare_col(OpData* d) {
+  const tff_conv_geom* g = &d->g;
+  const int inside = g->pad_t == 0 && g->pad_l == 0 &&
+                     (int64_t)(g->k_h - 1) * g->dil_h < g->in_h &&
+                     (int64_t)(g->k_w - 1) * g->dil_w < g->in_w;
+  if (g->batches != 1 || g->out_h != 1 || g->out_w != 1 || !inside ||
+      (g->k_h != 1 && g->k_w != 1) || (size_t)d->cout < d->q8->tile)
+    return;
+  d->col = d->q8->col;
+  d->kernel = d->q8->col_name;
+  d->col_stride = (g->k_w == 1 ? (size_t)g->dil_h * g->in_w : (size_t)g->dil_w) * g->in_c;
+}
+
 /* Chooses and feeds a dwconv microkernel when the node fits one (multiplier
  * 1, constant weights and bias, not reference numerics); else leaves q8 and
  * f32 NULL. */
@@ -126,6 +151,7 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
                              d->packed);
     d->q8p = (tff_qs8_dwconv_params){d->rq.lo_less_zp, d->rq.hi_less_zp, d->rq.zp};
     d->kernel = d->q8->name;
+    prepare_col(d);
   } else if (fits && d->kind == TFF_CONV_FLOAT) {
     d->f32 = tff_f32_dwconv_select(tff_cpu_effective(), taps);
     d->packed = tff_persistent_alloc(ctx, tff_f32_dwconv_packed_size(c, taps, d->f32->tile));
@@ -389,7 +415,9 @@ static void eval_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
   tff_parallel_for(ctx, rows * pieces, grain, dw_rows, &t);
 }
 
-static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+/* Everything but the fast path of eval below: out of line, so that path
+ * runs without this one's register saves and stack frame. */
+static TFF_NOINLINE TfLiteStatus eval_general(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   const TfLiteTensor* filter = tff_input(ctx, node, 1);
@@ -448,6 +476,16 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
     }
   }
   return kTfLiteOk;
+}
+
+static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  if (d->col) { /* first: nothing else of the node is read */
+    d->col((size_t)d->cout, (size_t)d->g.k_h * d->g.k_w, tff_input(ctx, node, 0)->data.int8,
+           d->col_stride, d->packed, tff_output(ctx, node, 0)->data.int8, &d->q8p);
+    return kTfLiteOk;
+  }
+  return eval_general(ctx, node);
 }
 
 static const char* profiling_string(const TfLiteContext* ctx, const TfLiteNode* node) {

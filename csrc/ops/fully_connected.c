@@ -28,6 +28,7 @@ typedef struct {
   int use_gemm;        /* float, default int8: the ukernel path */
   tff_gemm gemm;
   const void** rows;   /* [batches] input row pointers for the ukernel */
+  int one_tile;        /* batch 1 in one tile: tff_gemm_row at one thread */
   int int16;           /* 16x8 */
   int acc32;           /* 16x8 without bias: int32 sums */
   tff_rq16 rq16;
@@ -62,7 +63,10 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
                                           (size_t)d->n, 1, (size_t)d->k));
   d->rows = malloc((size_t)d->batches * sizeof(void*));
   TF_LITE_ENSURE_MSG(ctx, d->rows, OP ": out of memory");
-  return tff_gemm_pack(ctx, OP, &d->gemm, in, filter, bias, &d->rq, d->lo, d->hi);
+  TF_LITE_ENSURE_OK(ctx,
+                    tff_gemm_pack(ctx, OP, &d->gemm, in, filter, bias, &d->rq, d->lo, d->hi));
+  d->one_tile = tff_gemm_one_tile(&d->gemm, (size_t)d->batches);
+  return kTfLiteOk;
 }
 
 /* The portable path (constant int8 weights). */
@@ -186,7 +190,9 @@ static void eval_int16(const OpData* d, const int16_t* in, const int8_t* w, cons
   }
 }
 
-static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+/* Everything but the fast path of eval below: out of line, so that path
+ * runs without this one's register saves and stack frame. */
+static TFF_NOINLINE TfLiteStatus eval_general(TfLiteContext* ctx, TfLiteNode* node) {
   OpData* d = (OpData*)node->user_data;
   const TfLiteTensor* in = tff_input(ctx, node, 0);
   const TfLiteTensor* filter = tff_input(ctx, node, 1);
@@ -227,6 +233,16 @@ static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
     }
   }
   return kTfLiteOk;
+}
+
+static TfLiteStatus eval(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  if (d->one_tile && tff_num_threads(ctx) == 1) { /* first: only the input and output read */
+    d->rows[0] = tff_input(ctx, node, 0)->data.raw;
+    tff_gemm_row(&d->gemm, d->rows, tff_output(ctx, node, 0)->data.raw);
+    return kTfLiteOk;
+  }
+  return eval_general(ctx, node);
 }
 
 /* The kernel prepare chose, for profiling and show_config. */

@@ -2,7 +2,9 @@
  * scalar twin and the packing) and against the scalar twin (bit-exact), over
  * channel counts around every tile, 9/25/other tap counts, padding taps,
  * batch offsets, extreme zero points, scales, bounds and wrapping
- * accumulators; guard bytes between and after the output pixels. */
+ * accumulators; guard bytes between and after the output pixels. Each ISA's
+ * column kernel is checked the same way, with its any-tap kernel, on one
+ * pixel whose taps are a column of the image (a stride past the channels). */
 #include <math.h>
 #include <string.h>
 
@@ -14,6 +16,7 @@ enum { MAX_WIDTH = 3, OFFSET = 64 };
 
 typedef struct {
   size_t channels, taps, width, out_inc;
+  size_t stride; /* column kernel: bytes between taps (0: the indirect kernel) */
   const int8_t** ind; /* [width][taps]: into image (before the offset) or zero */
   int8_t* zero;
   int8_t* wt;         /* [taps][channels] */
@@ -45,8 +48,11 @@ static void direct(const Case* t, int8_t* out) {
 static void produce(const tff_qs8_qc8w_dwconv_config* cfg, const Case* t, int8_t* out) {
   void* packed = malloc(tff_qs8_qc8w_dwconv_packed_size(cfg, t->channels, t->taps));
   tff_qs8_qc8w_dwconv_pack(cfg, t->channels, t->taps, t->wt, t->bias, t->izp, t->scale, packed);
-  cfg->fn(t->channels, t->width, t->taps, t->ind, packed, out, t->out_inc, OFFSET, t->zero,
-          &t->p);
+  if (t->stride)
+    cfg->col(t->channels, t->taps, t->ind[0] + OFFSET, t->stride, packed, out, &t->p);
+  else
+    cfg->fn(t->channels, t->width, t->taps, t->ind, packed, out, t->out_inc, OFFSET, t->zero,
+            &t->p);
   free(packed);
 }
 
@@ -57,8 +63,8 @@ static int compare(const Case* t, const int8_t* got, const int8_t* want, const c
   for (size_t i = 0; i < total; ++i) {
     const int in_pixel = i < t->width * stride && i % stride < t->channels;
     if (in_pixel ? got[i] == want[i] : (uint8_t)got[i] == GUARD) continue;
-    printf("FAIL %s vs %s: channels=%zu taps=%zu width=%zu inc=%zu byte %zu: %d != %d\n", name,
-           what, t->channels, t->taps, t->width, t->out_inc, i, got[i],
+    printf("FAIL %s vs %s: channels=%zu taps=%zu width=%zu inc=%zu column stride=%zu byte %zu: "
+           "%d != %d\n", name, what, t->channels, t->taps, t->width, t->out_inc, t->stride, i, got[i],
            in_pixel ? want[i] : GUARD);
     return 1;
   }
@@ -66,12 +72,14 @@ static int compare(const Case* t, const int8_t* got, const int8_t* want, const c
 }
 
 /* One case: random operands shaped by the arguments, `mode` picks the
- * zero points, scales and bounds (0 random, 1..3 extremes). */
-static int run_case(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dwconv_config* twin,
-                    size_t channels, size_t taps, size_t width, int mode) {
-  Case t = {channels, taps, width, mode & 1 ? 5 : 0, NULL, NULL, NULL, NULL, NULL, 0, {0, 0, 0}};
-  const size_t pixels = 4;
-  int8_t* image = malloc(OFFSET + pixels * channels);
+ * zero points, scales and bounds (0 random, 1..3 extremes); with a stride,
+ * one pixel of the column kernels over taps `stride` bytes apart. */
+static int run_one(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dwconv_config* twin,
+                   size_t channels, size_t taps, size_t width, int mode, size_t stride) {
+  Case t = {channels, taps,  width, mode & 1 ? 5 : 0, stride, NULL, NULL, NULL,
+            NULL,     NULL, 0,     {0, 0, 0}};
+  const size_t pixels = stride ? taps : 4, pixel = stride ? stride : channels;
+  int8_t* image = malloc(OFFSET + pixels * pixel);
   t.zero = malloc(channels);
   t.ind = malloc(width * taps * sizeof(*t.ind));
   t.wt = malloc(taps * channels);
@@ -80,10 +88,11 @@ static int run_case(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dw
   const int32_t zps[4] = {rnd_range(-128, 127), -128, 127, 0};
   t.izp = zps[mode];
   const int32_t ozp = zps[(mode + 1) % 4];
-  for (size_t i = 0; i < OFFSET + pixels * channels; ++i) image[i] = (int8_t)rnd_range(-128, 127);
+  for (size_t i = 0; i < OFFSET + pixels * pixel; ++i) image[i] = (int8_t)rnd_range(-128, 127);
   memset(t.zero, (int8_t)t.izp, channels);
   for (size_t i = 0; i < width * taps; ++i) /* a quarter of the taps in the padding */
-    t.ind[i] = rnd() % 4 == 0 ? t.zero : image + (rnd() % pixels) * channels;
+    t.ind[i] = stride ? image + i * stride
+                      : (rnd() % 4 == 0 ? t.zero : image + (rnd() % pixels) * channels);
   for (size_t i = 0; i < taps * channels; ++i)
     t.wt[i] = (int8_t)(mode == 2 ? -128 : rnd_range(-128, 127));
   for (size_t c = 0; c < channels; ++c) {
@@ -117,6 +126,15 @@ static int run_case(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dw
   free(image), free(t.zero), free(t.ind), free(t.wt), free(t.bias), free(t.scale);
   free(want), free(ref), free(got);
   return bad;
+}
+
+/* The case through the kernel, and for width 1 through the ISA's column
+ * kernel (with its any-tap kernel) when the channels fill its tile. */
+static int run_case(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dwconv_config* twin,
+                    size_t channels, size_t taps, size_t width, int mode) {
+  if (run_one(cfg, twin, channels, taps, width, mode, 0)) return 1;
+  if (cfg->taps != 0 || width != 1 || channels < cfg->tile) return 0;
+  return run_one(cfg, twin, channels, taps, 1, mode, channels + 3 + (size_t)mode * 16);
 }
 
 /* The scalar kernel for `taps` taps. */

@@ -10,6 +10,7 @@
  *      const int16_t* w)   acc += x0·w[.][0] + x1·w[.][1])
  *   void dw_store(dw_acc, const float* scale, const dw_prm*, int8_t* out)
  *   DW_NAME, DW_TAPS              kernel name; taps (0: kernel_size)
+ *   DW_WBYTES(taps)               bytes of a tile's weights (kernels.h)
  * and gets one kernel per inclusion. */
 #include <string.h>
 
@@ -21,11 +22,7 @@ void DW_NAME(size_t channels, size_t output_width, size_t kernel_size, const int
              const void* weights, int8_t* output, size_t output_increment, size_t input_offset,
              const int8_t* zero, const tff_qs8_dwconv_params* params) {
   const size_t taps = DW_TAPS ? DW_TAPS : kernel_size;
-#if DW_PAIRS
-  const size_t wbytes = (taps + 1) / 2 * DW_CT * 2 * sizeof(int16_t);
-#else
-  const size_t wbytes = (taps * DW_CT + 3) & ~(size_t)3;
-#endif
+  const size_t wbytes = DW_WBYTES(taps);
   const dw_prm prm = dw_params(params);
   (void)kernel_size;
   do {

@@ -10,7 +10,8 @@
 #define ENTRY(taps, n, tile, isa, bit, pairs, split)                                    \
   {tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_##taps##p##tile##c__##isa,                  \
    "tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_" #taps "p" #tile "c__" #isa, bit, tile, n, \
-   pairs, split}
+   pairs, split, tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_colp##tile##c__##isa,          \
+   "tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_colp" #tile "c__" #isa}
 #define ENTRIES(tile, isa, bit, pairs, split)                                                \
   ENTRY(9, 9, tile, isa, bit, pairs, split), ENTRY(25, 25, tile, isa, bit, pairs, split), \
       ENTRY(any, 0, tile, isa, bit, pairs, split)

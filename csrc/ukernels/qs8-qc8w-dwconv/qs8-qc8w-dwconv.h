@@ -59,6 +59,14 @@ typedef void (*tff_qs8_qc8w_dwconv_ukernel_fn)(
     const void* weights, int8_t* output, size_t output_increment, size_t input_offset,
     const int8_t* zero, const tff_qs8_dwconv_params* params);
 
+/* The column kernel tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_colp<C>c__<isa>:
+ * one output pixel whose `taps` taps are input + t·tap_stride (t = 0..taps-1,
+ * none in the padding), weights packed as for the ISA's other kernels;
+ * channels ≥ C (the tile). */
+typedef void (*tff_qs8_qc8w_dwconv_col_fn)(size_t channels, size_t taps, const int8_t* input,
+                                           size_t tap_stride, const void* weights,
+                                           int8_t* output, const tff_qs8_dwconv_params* params);
+
 /* A kernel this build has: `taps` is 9, 25, or 0 for any tap count. */
 typedef struct {
   tff_qs8_qc8w_dwconv_ukernel_fn fn;
@@ -68,6 +76,8 @@ typedef struct {
   size_t taps;
   int pairs;    /* weights as int16 tap pairs (else int8 per tap) */
   int split;    /* channels in AVX2's in-lane order (below) */
+  tff_qs8_qc8w_dwconv_col_fn col; /* the ISA's column kernel (same packing) */
+  const char* col_name;
 } tff_qs8_qc8w_dwconv_config;
 
 extern const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[];
@@ -97,7 +107,10 @@ void tff_qs8_qc8w_dwconv_pack(const tff_qs8_qc8w_dwconv_config* cfg, size_t chan
       const int8_t*, const tff_qs8_dwconv_params*);                                     \
   void tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_anyp##tile##c__##isa(                   \
       size_t, size_t, size_t, const int8_t**, const void*, int8_t*, size_t, size_t,    \
-      const int8_t*, const tff_qs8_dwconv_params*);
+      const int8_t*, const tff_qs8_dwconv_params*);                                     \
+  void tff_qs8_qc8w_dwconv_minmax_fp32_ukernel_colp##tile##c__##isa(                   \
+      size_t, size_t, const int8_t*, size_t, const void*, int8_t*,                     \
+      const tff_qs8_dwconv_params*);
 
 TFF_QS8_DW_DECLARE(1, scalar)
 TFF_QS8_DW_DECLARE(8, sse41)
