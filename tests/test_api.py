@@ -144,6 +144,53 @@ def test_model_path_str_and_pathlib(tmp_path):
         np.testing.assert_allclose(it.get_tensor(3), expected(X), rtol=1e-6)
 
 
+def big_fc(seed, n=640):
+    """y = W x, x: float32 [1, 512]: over 1 MiB, so a model_path maps the file."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x = b.tensor("x", [1, 512], np.float32)
+    w = b.const("w", rng.standard_normal((n, 512)).astype(np.float32))
+    y = b.tensor("y", [1, n], np.float32)
+    b.op("FULLY_CONNECTED", [x, w, -1], [y])
+    b.inputs([x])
+    b.outputs([y])
+    return b.build()
+
+
+def test_model_file_changed_between_interpreters(tmp_path):
+    """tflite_fast keeps the mapping of the last model file released for the next
+    interpreter of that file: each interpreter must still run the file as it is when
+    built, whether rewritten in place (same inode and size), replaced, or resized."""
+    p, xs = tmp_path / "fc.tflite", np.linspace(-1, 1, 512, dtype=np.float32)[None]
+
+    def run(**source):
+        it = tfl.Interpreter(**source)
+        it.allocate_tensors()
+        it.set_tensor(it.get_input_details()[0]["index"], xs)
+        it.invoke()
+        y = it.get_tensor(it.get_output_details()[0]["index"])
+        del it
+        gc.collect()
+        return y
+
+    models = [big_fc(0), big_fc(1), big_fc(2), big_fc(3, n=700)]
+    assert len(models[0]) == len(models[1]) > 1 << 20
+    p.write_bytes(models[0])
+    first = run(model_path=str(p))
+    np.testing.assert_array_equal(first, run(model_content=models[0]))
+    with open(p, "r+b") as f:
+        f.write(models[1])
+    for m in models[1:]:
+        if m is not models[1]:
+            q = tmp_path / "new.tflite"
+            q.write_bytes(m)
+            q.replace(p)
+        got = run(model_path=str(p))
+        assert got.shape != first.shape or not np.array_equal(got, first)
+        np.testing.assert_array_equal(got, run(model_content=m))
+        np.testing.assert_array_equal(got, run(model_path=str(p)))
+
+
 def test_missing_file(tmp_path):
     p = tmp_path / "missing.tflite"
     with pytest.raises(ValueError) as e:

@@ -67,6 +67,12 @@ LAYERS = [
     ("CONV_2D", "int8", dict(n=1, h=9, w=11, cin=150, cout=21, kh=1, kw=1, stride=(1, 1))),
     ("CONV_2D", "int8", dict(n=1, h=12, w=10, cin=8, cout=24, kh=3, kw=3, stride=(1, 1))),
     ("CONV_2D", "float", dict(n=1, h=15, w=14, cin=5, cout=19, kh=3, kw=3, stride=(1, 2))),
+    # packing split over threads (>= 64 KiB of weights a run): two groups of 75 and
+    # of 165 channels, partial last blocks in each group
+    ("CONV_2D", "float", dict(n=1, h=6, w=5, cin=128, cout=150, kh=3, kw=3, stride=(1, 1),
+                              groups=2)),
+    ("CONV_2D", "int8", dict(n=1, h=5, w=6, cin=1000, cout=330, kh=1, kw=1, stride=(1, 1),
+                             groups=2)),
     # few output rows: rows cut into pieces of pixels
     ("DEPTHWISE_CONV_2D", "int8", dict(n=1, h=7, w=9, cin=40, cout=40, kh=3, kw=3,
                                        stride=(1, 1))),

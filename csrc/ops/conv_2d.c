@@ -424,7 +424,7 @@ static void eval_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
   const tff_conv_geom* g = &d->g;
   const size_t ks = (size_t)g->k_h * g->k_w, pixels = (size_t)g->out_h * g->out_w;
   const size_t esz = d->gemm.esz;
-  tff_gemm_repack(&d->gemm, filter, bias);
+  tff_gemm_repack(ctx, &d->gemm, filter, bias);
   const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c * esz;
   for (int b = 0; b < g->batches; ++b) {
     const char* image = in->data.raw + b * in_image;

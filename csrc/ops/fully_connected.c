@@ -205,7 +205,7 @@ static TFF_NOINLINE TfLiteStatus eval_general(TfLiteContext* ctx, TfLiteNode* no
     return kTfLiteOk;
   }
   if (d->use_gemm) {
-    tff_gemm_repack(&d->gemm, filter, bias);
+    tff_gemm_repack(ctx, &d->gemm, filter, bias);
     const size_t esz = d->gemm.esz;
     for (int b = 0; b < d->batches; ++b) d->rows[b] = in->data.raw + b * k * esz;
     tff_gemm_run(ctx, &d->gemm, (size_t)d->batches, d->rows, out->data.raw, n * esz);
