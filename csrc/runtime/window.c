@@ -168,7 +168,8 @@ int tff_windows_run_list(tff_subgraph* sg) {
   sg->run_size = 0;
   for (int step = 0; step < sg->plan->size; ++step) {
     const int ni = sg->plan->data[step];
-    int entry = ni, skip = tff_views_noop(sg, ni);
+    /* VAR_HANDLE wrote its output at prepare (var_handle.c). */
+    int entry = ni, skip = tff_views_noop(sg, ni) || sg->regs[ni].builtin_code == kTfLiteBuiltinVarHandle;
     for (int i = 0; i < sg->num_windows; ++i) {
       if (sg->windows[i].read == ni) entry = ~i;
       if (sg->windows[i].assign == ni) {

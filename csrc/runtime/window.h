@@ -58,7 +58,7 @@ void tff_windows_plan(struct tff_subgraph* sg, int* first);
  * out of memory. */
 int tff_windows_bind(struct tff_subgraph* sg);
 /* allocate_subgraph: the plan loop's steps into sg->run: the plan without
- * the views' no-ops and the windows' ASSIGN_VARIABLEs, each window's
+ * the views' no-ops, VAR_HANDLEs and the windows' ASSIGN_VARIABLEs, each window's
  * READ_VARIABLE as ~w (its load). 0 when out of memory. */
 int tff_windows_run_list(struct tff_subgraph* sg);
 /* The plan loop, before its first step: each window loaded by the last
