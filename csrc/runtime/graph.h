@@ -22,7 +22,7 @@ typedef struct tff_subgraph {
   TfLiteNode* nodes;
   TfLiteRegistration* regs;
   TfLiteIntArray* plan;       /* node indices in execution order */
-  int* run;                   /* the plan without the nodes views made no-ops (alias.h) */
+  int* run;                   /* the plan loop's steps: no views' no-ops, windows' loads (window.h) */
   int run_size;
   TfLiteIntArray* inputs;
   TfLiteIntArray* outputs;
@@ -32,6 +32,9 @@ typedef struct tff_subgraph {
   int* view_base;             /* per tensor: the tensor it is a view of (alias.c) or -1; NULL if none */
   size_t* view_at;            /* per tensor: the view's byte offset in its base */
   int view_slots;             /* tensors view_base covers */
+  struct tff_window* windows; /* streaming state windows (window.h) */
+  int num_windows;
+  void* window_mem;           /* the windows' buffers */
   tff_plan_entry* entries;
   int num_entries;
   int allocated;

@@ -17,6 +17,7 @@
 #include "platform.h"
 #include "subgraph.h"
 #include "threadpool_internal.h"
+#include "window.h"
 #include "tflite_fast/builtin_ops.h"
 
 /* ---- error buffer ---- */
@@ -397,6 +398,8 @@ static tff_status init_subgraph(tff_interpreter* it, int s) {
 }
 
 static void destroy_subgraph(tff_subgraph* sg) {
+  tff_windows_reset(sg); /* the variables outlive the windows */
+  tff_aligned_free(sg->window_mem);
   for (int i = 0; i < sg->num_nodes; ++i) {
     TfLiteNode* n = &sg->nodes[i];
     if (sg->regs[i].free && n->user_data) sg->regs[i].free(&sg->ctx, n->user_data);
@@ -567,6 +570,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
 #undef TOUCH
   tff_fuse_lifetimes(sg, first, last);
   tff_views_lifetimes(sg, first, last);
+  tff_windows_plan(sg, first);
   free(sg->entries);
   sg->entries = (tff_plan_entry*)malloc(sizeof(tff_plan_entry) * (size_t)(n ? n : 1));
   if (sg->entries == NULL) {
@@ -605,6 +609,7 @@ static tff_status plan_memory(tff_subgraph* sg) {
   }
   for (int i = 0; i < m; ++i) sg->tensors[sg->entries[i].tensor].data.raw = (char*)sg->arena + sg->entries[i].offset;
   tff_fuse_bind(sg);
+  if (!tff_windows_bind(sg)) return TFF_STATUS_OUT_OF_MEMORY;
   tff_views_bind(sg);
   return TFF_OK;
 }
@@ -718,6 +723,7 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
   /* Activation fusion is a plan-level optimization (fuse.h): it must see the
    * graph as delegates left it and set the ops' activations before prepare. */
   tff_fuse_activations(sg);
+  tff_windows_reset(sg);
   tff_views_reset(sg);
   sg->lazy_from = sg->plan->size;
   /* Every step up to lazy_from prepares again and drops what its last
@@ -730,12 +736,7 @@ static tff_status allocate_subgraph(tff_subgraph* sg) {
   if (st != TFF_OK) return st;
   const tff_status planned = plan_memory(sg);
   if (planned != TFF_OK) return planned;
-  free(sg->run);
-  sg->run = (int*)malloc(sizeof(int) * (size_t)(sg->plan->size ? sg->plan->size : 1));
-  if (sg->run == NULL) return TFF_STATUS_OUT_OF_MEMORY;
-  sg->run_size = 0;
-  for (int step = 0; step < sg->plan->size; ++step)
-    if (!tff_views_noop(sg, sg->plan->data[step])) sg->run[sg->run_size++] = sg->plan->data[step];
+  if (!tff_windows_run_list(sg)) return TFF_STATUS_OUT_OF_MEMORY;
   sg->allocated = 1;
   return TFF_OK;
 }
@@ -773,15 +774,22 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
   sg->running = 1;
   if (!profiling && sg->delegation == NULL && sg->lazy_from >= steps) {
     /* Every step prepared, no delegate to sync, no timer: the loop is the
-     * calls alone (TFLite Micro's), nothing reloaded per step, and the
-     * nodes that views made no-ops left out. */
+     * calls alone (TFLite Micro's), nothing reloaded per step, the nodes
+     * that views made no-ops left out and the streaming windows' loads in
+     * place of their READ_VARIABLEs. */
+    tff_windows_slide(sg);
     for (int step = 0; step < sg->run_size; ++step) {
       const int ni = sg->run[step];
-      if (regs[ni].invoke(ctx, &nodes[ni]) != kTfLiteOk) return invoke_failed(sg, ni);
+      const TfLiteStatus ok = ni >= 0 ? regs[ni].invoke(ctx, &nodes[ni]) : tff_window_load(sg, ~ni);
+      if (ok != kTfLiteOk) {
+        tff_windows_failed(sg, step);
+        return invoke_failed(sg, ni >= 0 ? ni : sg->windows[~ni].read);
+      }
     }
     sg->running = 0;
     return TFF_OK;
   }
+  tff_windows_release(sg);
   for (int step = 0; step < steps; ++step) {
     const int ni = plan[step];
     if (step >= sg->lazy_from && prepare_lazily(sg, ni) != TFF_OK) {

@@ -9,7 +9,10 @@
  *
  * Reset (reset_all_variables) forgets every value and every CALL_ONCE, so the
  * next invoke re-runs the init subgraphs and starts from the model's initial
- * state. TFLite keeps both, so its reset does not restore such models. */
+ * state. TFLite keeps both, so its reset does not restore such models.
+ *
+ * A streaming window (window.h) may hold a variable: its bytes are then the
+ * window's (owner->cur), and value.data.raw is refreshed from them on read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,7 @@ typedef struct tff_variable {
   char* shared_name;
   int assigned;
   TfLiteTensor value; /* dims and data.raw malloc'd here */
+  tff_held* owner;    /* the window holding the current bytes, or NULL */
 } tff_variable;
 
 struct tff_resources {
@@ -29,7 +33,17 @@ struct tff_resources {
   unsigned char* init_done; /* per subgraph index: its CALL_ONCE ran */
 };
 
+/* The window gives the bytes back: value is the variable's own again. */
+static void detach(tff_variable* v) {
+  if (v->owner == NULL) return;
+  memcpy(v->value.data.raw, v->owner->cur, v->value.bytes);
+  v->owner->held = 0;
+  v->owner = NULL;
+}
+
 static void drop_value(tff_variable* v) {
+  if (v->owner) v->owner->held = 0;
+  v->owner = NULL;
   free(v->value.data.raw);
   TfLiteIntArrayFree(v->value.dims);
   memset(&v->value, 0, sizeof(v->value));
@@ -110,7 +124,9 @@ int tff_resource_id(TfLiteContext* ctx, const char* container, const char* share
 const TfLiteTensor* tff_resource_value(const TfLiteContext* ctx, int id) {
   const struct tff_resources* r = *tff_context_resources(ctx);
   if (r == NULL || id < 0 || id >= r->count || !r->vars[id].assigned) return NULL;
-  return &r->vars[id].value;
+  tff_variable* v = &r->vars[id];
+  if (v->owner) memcpy(v->value.data.raw, v->owner->cur, v->value.bytes);
+  return &v->value;
 }
 
 TfLiteStatus tff_resource_assign(TfLiteContext* ctx, int id, const TfLiteTensor* value) {
@@ -121,6 +137,7 @@ TfLiteStatus tff_resource_assign(TfLiteContext* ctx, int id, const TfLiteTensor*
     return kTfLiteError;
   }
   tff_variable* v = &r->vars[id];
+  detach(v); /* keeps the old value if this assign fails */
   /* Only the bytes the shape covers: a constant's buffer may be longer. */
   size_t bytes = tff_type_size(value->type);
   for (int i = 0; i < value->dims->size; ++i) bytes *= (size_t)value->dims->data[i];
@@ -153,6 +170,20 @@ oom:
   ctx->ReportError(ctx, "ASSIGN_VARIABLE: out of memory for variable '%s' (%zu bytes)",
                    v->shared_name, bytes);
   return kTfLiteError;
+}
+
+void tff_resource_hold(TfLiteContext* ctx, int id, tff_held* h, const TfLiteTensor* like) {
+  tff_variable* v = &(*tff_context_resources(ctx))->vars[id];
+  if (v->owner && v->owner != h) v->owner->held = 0;
+  v->owner = h;
+  h->held = 1;
+  v->value.params = like->params; /* as ASSIGN_VARIABLE of `like` would leave it */
+}
+
+void tff_resource_release(TfLiteContext* ctx, int id, tff_held* h) {
+  struct tff_resources* r = *tff_context_resources(ctx);
+  if (r != NULL && id >= 0 && id < r->count && r->vars[id].owner == h) detach(&r->vars[id]);
+  h->held = 0;
 }
 
 int tff_resource_init_done(const TfLiteContext* ctx, int index) {

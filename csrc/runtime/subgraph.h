@@ -43,6 +43,18 @@ const TfLiteTensor* tff_resource_value(const TfLiteContext* ctx, int id);
 /* Copies `value` (type, shape, params, data) into variable `id`, resizing
  * its storage. Errors (unknown id, out of memory) are reported on ctx. */
 TfLiteStatus tff_resource_assign(TfLiteContext* ctx, int id, const TfLiteTensor* value);
+/* A variable whose current bytes live in a streaming window (window.h):
+ * `cur` points at them (value's type and shape), `held` is cleared when the
+ * variable stops being the window's (an assign elsewhere, a reset). */
+typedef struct tff_held {
+  const char* cur;
+  int held;
+} tff_held;
+/* Variable `id` (assigned, of `like`'s type and shape) is held by h from now
+ * on, with `like`'s quantization params; a previous holder lets go. */
+void tff_resource_hold(TfLiteContext* ctx, int id, tff_held* h, const TfLiteTensor* like);
+/* If h holds variable `id`, its bytes are copied back into the variable. */
+void tff_resource_release(TfLiteContext* ctx, int id, tff_held* h);
 /* CALL_ONCE: whether init subgraph `index` ran since creation or the last
  * reset, and marking it so. */
 int tff_resource_init_done(const TfLiteContext* ctx, int index);
