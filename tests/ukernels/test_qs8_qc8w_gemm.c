@@ -83,7 +83,9 @@ int main(void) {
     const tff_qs8_qc8w_gemm_config* cfg = &tff_qs8_qc8w_gemm_configs[ci];
     if (!isa_runs(cfg->isa, cfg->name)) continue;
     const size_t NR = cfg->nr, KR = cfg->kr;
-    const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3};
+    /* 3NR + 5, 4NR + 1, 4NR + 9: passes of 4 blocks of the 1x64c2 GEMV, its
+     * last block partial, over 8 and at most 8 */
+    const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3, 3 * NR + 5, 4 * NR + 1, 4 * NR + 9};
     /* 7, 8, 9, 17: edges of the 8-value x loads of KR = 2 kernels; 15, 16,
      * 33: of their 16-value widening; TFF_QS8_C2_XMAX: a full x buffer */
     const size_t ks_[] = {1, KR - 1, KR, KR + 1, 2 * KR + 3, 3, 64, 7, 8, 9, 17, 15, 16, 33,
@@ -92,7 +94,7 @@ int main(void) {
     const int32_t zps[] = {-128, 0, 127};
     int cases = 0, bad = 0;
     for (size_t m = 1; m <= cfg->mr && !bad; ++m)
-      for (size_t ni = 0; ni < 6 && !bad; ++ni)
+      for (size_t ni = 0; ni < 9 && !bad; ++ni)
         for (size_t ki = 0; ki < 15 && !bad; ++ki)
           for (size_t si = 0; si < 2 && !bad; ++si)
             for (int zi = 0; zi < 3 && !bad; ++zi) {

@@ -9,7 +9,7 @@
  * a pair costs 2 weight widenings and 10 madd+add. 10 accumulators, 2
  * weights, the pair and a product fit the 16 registers; 6 rows (12
  * accumulators) made GCC spill and measured slower (bench/bench_ukernels.py,
- * AMD Zen 3). */
+ * AMD Zen 3). The GEMV of the same packing, 1x64c2, is at the end. */
 #include <immintrin.h>
 
 #include "qs8-qc8w-gemm.h"
@@ -183,6 +183,111 @@ TFF_QS8_QC8W_GEMM_BODY(gemm) {
 
 TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2, 5, gemm)
 
-/* The GEMV of the same packing: one row widened once, 16 channels a block,
- * no cross-lane reduction (1x8c8 does three hadds per 8 channels). */
-TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c2__avx2, 1, gemm)
+/* Adds the x pair xp times kk's pair of channels 16b..16b+15 of each of NB
+ * blocks `bs` bytes apart at pw (the last block's first 8 when WL is 1). */
+#define TFF_C2_GEMV_PAIR(xp, pw)                                                            \
+  do {                                                                                       \
+    TFF_UNROLL                                                                               \
+    for (size_t b = 0; b < NB; ++b) {                                                        \
+      const int8_t* wb = (pw) + b * bs;                                                      \
+      acc[b][0] = _mm256_add_epi32(                                                          \
+          acc[b][0], _mm256_madd_epi16(xp, _mm256_cvtepi8_epi16(                             \
+                                               _mm_loadu_si128((const __m128i*)wb))));       \
+      TFF_KEEP(acc[b][0]);                                                                   \
+      if (b + 1 < NB || WL == 2) {                                                           \
+        acc[b][1] = _mm256_add_epi32(                                                        \
+            acc[b][1], _mm256_madd_epi16(xp, _mm256_cvtepi8_epi16(                           \
+                                                 _mm_loadu_si128((const __m128i*)(wb + 16))))); \
+        TFF_KEEP(acc[b][1]);                                                                 \
+      }                                                                                      \
+    }                                                                                        \
+  } while (0)
+
+/* One pass of the GEMV over NB (1..4) consecutive blocks at w, of n
+ * channels (16·(NB−1) < n <= 16·NB; WL = 1 when the last holds at most 8):
+ * each x pair is broadcast once for all NB blocks, whose 2·NB accumulator
+ * chains run side by side, and their requantization overlaps the next
+ * pass's loads. */
+static TFF_ALWAYS_INLINE void gemv_pass(const size_t NB, const size_t WL, const int16_t* x,
+                                        size_t kp, const int8_t* w, size_t bs, int8_t* c,
+                                        size_t n, const requant_consts* q) {
+  __m256i acc[4][2];
+  TFF_UNROLL
+  for (size_t b = 0; b < NB; ++b) {
+    acc[b][0] = _mm256_loadu_si256((const __m256i*)(w + b * bs));
+    acc[b][1] = _mm256_loadu_si256((const __m256i*)(w + b * bs) + 1);
+  }
+  const int8_t* pw = w + 16 * sizeof(int32_t);
+  size_t kk = 0;
+  for (; kk + 2 <= kp; kk += 2, pw += 64) {
+    int32_t p0, p1;
+    memcpy(&p0, x + 2 * kk, 4);
+    memcpy(&p1, x + 2 * kk + 2, 4);
+    const __m256i x0 = _mm256_set1_epi32(p0), x1 = _mm256_set1_epi32(p1);
+    TFF_C2_GEMV_PAIR(x0, pw);
+    TFF_C2_GEMV_PAIR(x1, pw + 32);
+  }
+  if (kk < kp) {
+    int32_t p0;
+    memcpy(&p0, x + 2 * kk, 4);
+    const __m256i x0 = _mm256_set1_epi32(p0);
+    TFF_C2_GEMV_PAIR(x0, pw);
+    pw += 32;
+  }
+  /* Blocks in pairs: both requantized to one vector, block b in the low
+   * 128 bits, b + 1 in the high, stored as 32 bytes when whole. */
+  TFF_UNROLL
+  for (size_t b = 0; b < NB; b += 2) {
+    const float* s = (const float*)(pw + b * bs);
+    const __m256i r0 = requant16(acc[b][0], acc[b][1], _mm256_loadu_ps(s),
+                                 _mm256_loadu_ps(s + 8), q->hi, q->zp);
+    __m256i r1 = r0;
+    if (b + 1 < NB) {
+      const float* s1 = (const float*)(pw + (b + 1) * bs);
+      r1 = requant16(acc[b + 1][0], acc[b + 1][1], _mm256_loadu_ps(s1),
+                     _mm256_loadu_ps(s1 + 8), q->hi, q->zp);
+    }
+    const __m256i r = _mm256_permutevar8x32_epi32(
+        _mm256_max_epi8(_mm256_packs_epi16(r0, r1), q->lo), q->order);
+    const size_t left = n - 16 * b;
+    if (left >= 32) {
+      _mm256_storeu_si256((__m256i*)(c + 16 * b), r);
+    } else {
+      store_row(c + 16 * b, _mm256_castsi256_si128(r), left);
+      if (left > 16) store_part(c + 16 * b + 16, _mm256_extracti128_si256(r, 1), left - 16);
+    }
+  }
+}
+
+/* The GEMV of the same packing (blocks of 16 channels), 64 channels a pass
+ * (fewer in the last): one row widened once, no cross-lane reduction (1x8c8
+ * does three hadds per 8 channels). */
+void tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2(
+    size_t mr, size_t nc, size_t kc, size_t ks, const int8_t* const* a, size_t a_offset,
+    const void* w, int8_t* c, size_t cm_stride, const tff_qs8_minmax_fp32_params* p) {
+  (void)mr;
+  (void)cm_stride;
+  const size_t kcp = (kc + 1) & ~(size_t)1, kp = ks * kcp / 2;
+  int16_t xb[TFF_QS8_C2_XMAX + 16]; /* + the zeros widen_row writes past kc */
+  for (size_t t = 0; t < ks; ++t) widen_row(xb + t * kcp, a[t] + a_offset, kc);
+  const requant_consts rq = {_mm256_set1_ps(p->max_less_zp),
+                            _mm256_set1_epi16((int16_t)p->zp),
+                            _mm256_set1_epi8((int8_t)((int32_t)p->min_less_zp + p->zp)),
+                            _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)};
+  const size_t bs = 16 * (sizeof(int32_t) + 2 * kp + sizeof(float));
+  const int8_t* pw = (const int8_t*)w;
+  for (size_t n0 = 0; n0 < nc; n0 += 64, pw += 4 * bs) {
+    const size_t n = nc - n0 < 64 ? nc - n0 : 64;
+    switch ((n + 15) / 16) {
+      case 1:
+        if (n > 8)
+          gemv_pass(1, 2, xb, kp, pw, bs, c + n0, n, &rq);
+        else
+          gemv_pass(1, 1, xb, kp, pw, bs, c + n0, n, &rq);
+        break;
+      case 2: gemv_pass(2, 2, xb, kp, pw, bs, c + n0, n, &rq); break;
+      case 3: gemv_pass(3, 2, xb, kp, pw, bs, c + n0, n, &rq); break;
+      default: gemv_pass(4, 2, xb, kp, pw, bs, c + n0, n, &rq); break;
+    }
+  }
+}

@@ -23,8 +23,8 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2", TFF_ISA_AVX2, 5, 16, 2,
      tff_qs8_qc8w_gemm_pack__sse41, 0, TFF_QS8_C2_XMAX},
-    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c2__avx2,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c2__avx2", TFF_ISA_AVX2, 1, 16, 2,
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2", TFF_ISA_AVX2, 1, 16, 2,
      tff_qs8_qc8w_gemm_pack__sse41, 0, TFF_QS8_C2_XMAX},
 #endif
 #if TFF_BUILD_AVX512VNNI
@@ -60,8 +60,9 @@ static size_t round_up(size_t x, size_t q) { return (x + q - 1) / q * q; }
 /* Among the kernels of one ISA whose xmax the shape fits: one row takes a
  * 1-row kernel, x-widening (xmax) first; more rows take the x-widening
  * kernel, else the tallest. 5x16c2 beats 4x8c8 on every int8 1x1 and 3x3
- * conv of the shared models, 1.3-1.8x, and 1x16c2 beats 1x8c8 on
- * okay_nabu's GEMVs (bench/bench_ukernels.py, AMD Zen 3). */
+ * conv of the shared models, 1.3-1.8x, and 1x64c2 (its packing, nr 16)
+ * beats 1x8c8 on okay_nabu's GEMVs, 1.5-2x, and a 1x16c2 of 5x16c2's body,
+ * 1.2-1.4x (bench/bench_ukernels.py, AMD Zen 3). */
 static int rank(const tff_qs8_qc8w_gemm_config* c, size_t m) {
   if (m == 1) return (c->mr == 1) * 2 + (c->xmax != 0);
   return (c->xmax != 0) * 256 + (c->mr > 1) * c->mr;

@@ -56,7 +56,7 @@ TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_3x4c8__sse41)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2)
-TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c2__avx2)
+TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2)
 
 /* The x values (ks · kc rounded up to KR) of a row that a kernel widening
  * its rows into a stack buffer first holds at most: its config's xmax. */
