@@ -1,6 +1,7 @@
 /* SPLIT_V: inputs (input, size_splits, axis); output i takes size_splits[i]
  * entries along the axis. One size may be -1: the rest of the dimension
  * (split_common.h). */
+#include "../runtime/alias.h"
 #include "ops.h"
 #include "split_common.h"
 
@@ -77,8 +78,15 @@ static TfLiteStatus fix_copy(TfLiteContext* ctx, TfLiteNode* node, OpData* d, in
   d->row = (size_t)in->dims->data[axis] * inner;
   d->chunk = (size_t*)malloc(sizeof(size_t) * (size_t)tff_num_outputs(node));
   TF_LITE_ENSURE_MSG(ctx, d->chunk != NULL, "SPLIT_V: out of memory");
-  for (int i = 0; i < tff_num_outputs(node); ++i)
+  size_t at = 0;
+  for (int i = 0; i < tff_num_outputs(node); ++i) {
     d->chunk[i] = (size_t)tff_output(ctx, node, i)->dims->data[axis] * inner;
+    /* Rows before the axis: each output may be its chunk of every input row
+     * where it lies (alias.h); then the plan loops leave this node out. */
+    if (d->outer > 1 && d->chunk[i] > 0)
+      tff_view_offer_rows(ctx, node->outputs->data[i], node->inputs->data[0], at, d->chunk[i], d->row);
+    at += d->chunk[i];
+  }
   return kTfLiteOk;
 }
 

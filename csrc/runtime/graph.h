@@ -31,6 +31,10 @@ typedef struct tff_subgraph {
   TfLiteIntArray* alias;      /* per tensor: the tensor whose buffer it shares (fuse.c) or -1; NULL if none */
   int* view_base;             /* per tensor: the tensor it is a view of (alias.c) or -1; NULL if none */
   size_t* view_at;            /* per tensor: the view's byte offset in its base */
+  size_t* view_run;           /* per tensor: a strided view's bytes per row, else 0 */
+  size_t* view_pitch;         /* per tensor: a strided view's base bytes per row */
+  struct tff_view_reader* readers; /* strided readers declared at prepare (alias.c) */
+  int num_readers, cap_readers;
   int view_slots;             /* tensors view_base covers */
   struct tff_window* windows; /* streaming state windows (window.h) */
   int num_windows;

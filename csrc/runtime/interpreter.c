@@ -423,8 +423,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->outputs);
   tff_aligned_free(sg->arena);
   TfLiteIntArrayFree(sg->alias);
-  free(sg->view_base);
-  free(sg->view_at);
+  tff_views_free(sg);
   free(sg->entries);
   free(sg->prof_ns);
   free(sg->prof_count);
@@ -801,7 +800,8 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
       return TFF_STATUS_INVOKE_FAILED;
     }
     const uint64_t t0 = profiling ? tff_now_ns() : 0;
-    const TfLiteStatus ok = regs[ni].invoke(ctx, &nodes[ni]);
+    /* A no-op's kernel cannot tell a strided view from a misplaced output. */
+    const TfLiteStatus ok = tff_views_noop(sg, ni) ? kTfLiteOk : regs[ni].invoke(ctx, &nodes[ni]);
     if (profiling) {
       sg->prof_ns[ni] += tff_now_ns() - t0;
       sg->prof_count[ni] += 1;
