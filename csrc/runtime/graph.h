@@ -10,6 +10,16 @@
 
 #include "interpreter.h"
 
+/* One step of the plan loop, all it reads before the call in one place: a
+ * node's kernel, node and state, or (invoke NULL) window ~ni's load. */
+typedef struct tff_run_step {
+  TfLiteStatus (*invoke)(TfLiteContext*, TfLiteNode*);
+  TfLiteNode* node;
+  const void* user_data; /* prefetched while the step before runs, */
+  int in0, out0;         /* and these tensors' structs (-1: none) */
+  int ni;
+} tff_run_step;
+
 typedef struct tff_subgraph {
   struct tff_interpreter* it;
   int index;
@@ -22,7 +32,7 @@ typedef struct tff_subgraph {
   TfLiteNode* nodes;
   TfLiteRegistration* regs;
   TfLiteIntArray* plan;       /* node indices in execution order */
-  int* run;                   /* the plan loop's steps: no views' no-ops, windows' loads (window.h) */
+  tff_run_step* run;          /* the plan loop's steps: no views' no-ops, windows' loads (window.h) */
   int run_size;
   TfLiteIntArray* inputs;
   TfLiteIntArray* outputs;
