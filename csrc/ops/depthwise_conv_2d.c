@@ -24,6 +24,7 @@
  * share the numerics bit for bit.
  * 16x8 (int16 activations): TFLite's reference loop in both modes,
  * conv_int16.h. */
+#include "../runtime/alias.h"
 #include "conv_common.h"
 #include "conv_int16.h"
 #include "cpu/cpu.h"
@@ -306,6 +307,11 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
   TF_LITE_ENSURE_OK(ctx, tff_resize_output(ctx, out, 4, shape));
   TF_LITE_ENSURE_OK(ctx, prepare_ukernel(ctx, d, in, filter, bias));
   TF_LITE_ENSURE_OK(ctx, alloc_buffers(ctx, d, in, filter));
+  /* The column kernel reads in_c bytes of every tap's pixel, col_stride
+   * bytes apart: the input may be a strided view (alias.h). */
+  if (d->col)
+    tff_view_strided_reader(ctx, node, node->inputs->data[0], (size_t)d->g.in_c,
+                            d->col_stride / (size_t)d->g.in_c, &d->col_stride);
   /* Last: AddTensors may move the tensor array under in/filter/out. */
   if (d->kind != TFF_CONV_HYBRID) return kTfLiteOk;
   return tff_scratch_request(ctx, node, 0, (size_t)d->g.in_h * d->g.in_w * d->g.in_c);

@@ -1,6 +1,7 @@
 /* SPLIT_V: inputs (input, size_splits, axis); output i takes size_splits[i]
  * entries along the axis. One size may be -1: the rest of the dimension
  * (split_common.h). */
+#include "../runtime/alias.h"
 #include "ops.h"
 #include "split_common.h"
 
@@ -51,7 +52,48 @@ static int shape_constant(TfLiteContext* ctx, const TfLiteNode* node) {
   return tff_is_constant(tff_input(ctx, node, 1)) && tff_is_constant(tff_input(ctx, node, 2));
 }
 
+/* With constant sizes and axis, prepare fixes the copy: `outer` rows of
+ * `row` input bytes, output i taking chunk[i] bytes of each (chunk NULL:
+ * dynamic outputs, invoke shapes them). Streaming models split a few pixels'
+ * channels per invoke, so the node's cost is its entry, not the bytes. */
+typedef struct {
+  size_t outer, row;
+  size_t* chunk;
+} OpData;
+
+TFF_ZEROED_INIT(init, OpData)
+
+static void free_data(TfLiteContext* ctx, void* data) {
+  (void)ctx;
+  if (data) free(((OpData*)data)->chunk);
+  free(data);
+}
+
+static TfLiteStatus fix_copy(TfLiteContext* ctx, TfLiteNode* node, OpData* d, int axis) {
+  const TfLiteTensor* in = tff_input(ctx, node, 0);
+  size_t inner = tff_type_size(in->type);
+  d->outer = 1;
+  for (int k = 0; k < axis; ++k) d->outer *= (size_t)in->dims->data[k];
+  for (int k = axis + 1; k < in->dims->size; ++k) inner *= (size_t)in->dims->data[k];
+  d->row = (size_t)in->dims->data[axis] * inner;
+  d->chunk = (size_t*)malloc(sizeof(size_t) * (size_t)tff_num_outputs(node));
+  TF_LITE_ENSURE_MSG(ctx, d->chunk != NULL, "SPLIT_V: out of memory");
+  size_t at = 0;
+  for (int i = 0; i < tff_num_outputs(node); ++i) {
+    d->chunk[i] = (size_t)tff_output(ctx, node, i)->dims->data[axis] * inner;
+    /* Rows before the axis: each output may be its chunk of every input row
+     * where it lies (alias.h); then the plan loops leave this node out. */
+    if (d->outer > 1 && d->chunk[i] > 0)
+      tff_view_offer_rows(ctx, node->outputs->data[i], node->inputs->data[0], at, d->chunk[i], d->row);
+    at += d->chunk[i];
+  }
+  return kTfLiteOk;
+}
+
 static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  OpData* d = (OpData*)node->user_data;
+  free(d->chunk);
+  d->chunk = NULL;
   const TfLiteSplitVParams* p = (const TfLiteSplitVParams*)node->builtin_data;
   TF_LITE_ENSURE_MSG(ctx, p != NULL, "SPLIT_V: missing options");
   TF_LITE_ENSURE_MSG(ctx, tff_num_inputs(node) == 3, "SPLIT_V: expected 3 inputs, got %d",
@@ -74,21 +116,32 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
     return kTfLiteOk;
   }
   int a;
-  return resize(ctx, node, 0, &a);
+  TF_LITE_ENSURE_OK(ctx, resize(ctx, node, 0, &a));
+  return fix_copy(ctx, node, d, a);
 }
 
 static TfLiteStatus invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  int axis;
-  if (shape_constant(ctx, node))
-    axis = tff_split_axis(ctx, "SPLIT_V", tff_input(ctx, node, 2), tff_input(ctx, node, 0)->dims->size);
-  else
+  const OpData* d = (const OpData*)node->user_data;
+  if (d->chunk == NULL) {
+    int axis;
     TF_LITE_ENSURE_OK(ctx, resize(ctx, node, 1, &axis));
-  tff_split_run(ctx, node, tff_input(ctx, node, 0), axis);
+    tff_split_run(ctx, node, tff_input(ctx, node, 0), axis);
+    return kTfLiteOk;
+  }
+  const char* src = tff_input(ctx, node, 0)->data.raw_const;
+  for (int i = 0; i < tff_num_outputs(node); ++i) {
+    char* dst = tff_output(ctx, node, i)->data.raw;
+    const size_t chunk = d->chunk[i];
+    for (size_t r = 0; r < d->outer; ++r) tff_copy(dst + r * chunk, src + r * d->row, chunk);
+    src += chunk;
+  }
   return kTfLiteOk;
 }
 
 const TfLiteRegistration* tff_register_SPLIT_V(void) {
-  static const TfLiteRegistration r = {.prepare = prepare,
+  static const TfLiteRegistration r = {.init = init,
+                                       .free = free_data,
+                                       .prepare = prepare,
                                        .invoke = invoke,
                                        .builtin_code = kTfLiteBuiltinSplitV,
                                        .version = 1};

@@ -10,6 +10,16 @@
 
 #include "interpreter.h"
 
+/* One step of the plan loop, all it reads before the call in one place: a
+ * node's kernel, node and state, or (invoke NULL) window ~ni's load. */
+typedef struct tff_run_step {
+  TfLiteStatus (*invoke)(TfLiteContext*, TfLiteNode*);
+  TfLiteNode* node;
+  const void* user_data; /* prefetched while the step before runs, */
+  int in0, out0;         /* and these tensors' structs (-1: none) */
+  int ni;
+} tff_run_step;
+
 typedef struct tff_subgraph {
   struct tff_interpreter* it;
   int index;
@@ -22,7 +32,7 @@ typedef struct tff_subgraph {
   TfLiteNode* nodes;
   TfLiteRegistration* regs;
   TfLiteIntArray* plan;       /* node indices in execution order */
-  int* run;                   /* the plan loop's steps: no views' no-ops, windows' loads (window.h) */
+  tff_run_step* run;          /* the plan loop's steps: no views' no-ops, windows' loads (window.h) */
   int run_size;
   TfLiteIntArray* inputs;
   TfLiteIntArray* outputs;
@@ -31,6 +41,10 @@ typedef struct tff_subgraph {
   TfLiteIntArray* alias;      /* per tensor: the tensor whose buffer it shares (fuse.c) or -1; NULL if none */
   int* view_base;             /* per tensor: the tensor it is a view of (alias.c) or -1; NULL if none */
   size_t* view_at;            /* per tensor: the view's byte offset in its base */
+  size_t* view_run;           /* per tensor: a strided view's bytes per row, else 0 */
+  size_t* view_pitch;         /* per tensor: a strided view's base bytes per row */
+  struct tff_view_reader* readers; /* strided readers declared at prepare (alias.c) */
+  int num_readers, cap_readers;
   int view_slots;             /* tensors view_base covers */
   struct tff_window* windows; /* streaming state windows (window.h) */
   int num_windows;

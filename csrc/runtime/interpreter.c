@@ -423,8 +423,7 @@ static void destroy_subgraph(tff_subgraph* sg) {
   TfLiteIntArrayFree(sg->outputs);
   tff_aligned_free(sg->arena);
   TfLiteIntArrayFree(sg->alias);
-  free(sg->view_base);
-  free(sg->view_at);
+  tff_views_free(sg);
   free(sg->entries);
   free(sg->prof_ns);
   free(sg->prof_count);
@@ -778,9 +777,18 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
      * that views made no-ops left out and the streaming windows' loads in
      * place of their READ_VARIABLEs. */
     tff_windows_slide(sg);
+    const tff_run_step* run = sg->run;
     for (int step = 0; step < sg->run_size; ++step) {
-      const int ni = sg->run[step];
-      const TfLiteStatus ok = ni >= 0 ? regs[ni].invoke(ctx, &nodes[ni]) : tff_window_load(sg, ~ni);
+      const int ni = run[step].ni;
+      /* The next step's node and state, from L2 while this one computes
+       * (other interpreters between invokes evict them from L1). */
+      const tff_run_step* next = &run[step + 1];
+      __builtin_prefetch(next->node);
+      __builtin_prefetch(next->user_data);
+      if (next->in0 >= 0) __builtin_prefetch(&ctx->tensors[next->in0]);
+      if (next->out0 >= 0) __builtin_prefetch(&ctx->tensors[next->out0]);
+      const TfLiteStatus ok = run[step].invoke ? run[step].invoke(ctx, run[step].node)
+                                               : tff_window_load(sg, ~ni);
       if (ok != kTfLiteOk) {
         tff_windows_failed(sg, step);
         return invoke_failed(sg, ni >= 0 ? ni : sg->windows[~ni].read);
@@ -801,7 +809,8 @@ static tff_status invoke_subgraph(tff_subgraph* sg) {
       return TFF_STATUS_INVOKE_FAILED;
     }
     const uint64_t t0 = profiling ? tff_now_ns() : 0;
-    const TfLiteStatus ok = regs[ni].invoke(ctx, &nodes[ni]);
+    /* A no-op's kernel cannot tell a strided view from a misplaced output. */
+    const TfLiteStatus ok = tff_views_noop(sg, ni) ? kTfLiteOk : regs[ni].invoke(ctx, &nodes[ni]);
     if (profiling) {
       sg->prof_ns[ni] += tff_now_ns() - t0;
       sg->prof_count[ni] += 1;

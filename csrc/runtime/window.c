@@ -163,8 +163,10 @@ int tff_windows_bind(tff_subgraph* sg) {
 
 int tff_windows_run_list(tff_subgraph* sg) {
   free(sg->run);
-  sg->run = (int*)malloc(sizeof(int) * (size_t)(sg->plan->size ? sg->plan->size : 1));
+  /* One more than the steps: the loop prefetches from the step after the last. */
+  sg->run = (tff_run_step*)calloc((size_t)sg->plan->size + 1, sizeof(tff_run_step));
   if (sg->run == NULL) return 0;
+  for (int i = 0; i <= sg->plan->size; ++i) sg->run[i].in0 = sg->run[i].out0 = -1;
   sg->run_size = 0;
   for (int step = 0; step < sg->plan->size; ++step) {
     const int ni = sg->plan->data[step];
@@ -177,7 +179,13 @@ int tff_windows_run_list(tff_subgraph* sg) {
         skip = 1;
       }
     }
-    if (!skip) sg->run[sg->run_size++] = entry;
+    if (skip) continue;
+    const TfLiteNode* n = &sg->nodes[ni];
+    const int in0 = entry >= 0 && n->inputs->size > 0 ? n->inputs->data[0] : -1;
+    const int out0 = entry >= 0 && n->outputs->size > 0 ? n->outputs->data[0] : -1;
+    sg->run[sg->run_size++] =
+        entry < 0 ? (tff_run_step){NULL, NULL, NULL, -1, -1, entry}
+                  : (tff_run_step){sg->regs[ni].invoke, &sg->nodes[ni], n->user_data, in0, out0, ni};
   }
   return 1;
 }
