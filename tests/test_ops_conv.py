@@ -150,6 +150,18 @@ def test_depthwise_conv_2d_wide(g, kind, cin, act, data, seed):
     check_both(model, inputs)
 
 
+@settings(max_examples=40, deadline=None)
+@given(g=geometry(), cin=st.integers(1, 40), cout=st.sampled_from([24, 72, 120]),
+       act=st.sampled_from(ACTS[:2]), seed=st.integers(0, 2**32 - 1))
+def test_conv_2d_float_24_channel_blocks(g, cin, cout, act, seed):
+    """Float outputs of whole 24-channel blocks but not 16-channel ones take the 4x24 GEMM
+    tile (AVX2) when there is more than one pixel: every tile height 1-4 at the end.
+    Unclamped, as test_conv_2d_float_big_weights: sums of up to 1000 products."""
+    model, inputs = build("CONV_2D", "float", cin=cin, cout=cout, act=act, bias=True,
+                          rng=np.random.default_rng(seed), **g)
+    check_both(model, inputs)
+
+
 @settings(max_examples=12, deadline=None)
 @given(kh=st.sampled_from([1, 3]), cin=st.integers(260, 330), cout=st.integers(250, 300),
        h=st.integers(3, 9), w=st.integers(3, 9), act=st.sampled_from(ACTS[:2]),

@@ -505,7 +505,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
   g->ks = ks;
   g->kc = kc;
   if (is_f32) {
-    g->f32 = tff_f32_gemm_select(tff_cpu_effective(), m);
+    g->f32 = tff_f32_gemm_select(tff_cpu_effective(), m, nc);
     g->mr = g->f32->mr;
     g->nr = g->f32->nr;
     g->esz = sizeof(float);

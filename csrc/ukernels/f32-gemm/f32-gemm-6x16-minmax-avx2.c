@@ -10,30 +10,10 @@
  * the 2x4__scalar_fma twin. */
 #include <immintrin.h>
 
+#include "f32-gemm-avx2.h"
 #include "f32-gemm.h"
 
 #define TFF_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
-
-/* Stores the first n (< 16) channels of (v0, v1): 8, 4, 2 and 1 at a time. */
-static inline void store_part(float* c, __m256 v0, __m256 v1, size_t n) {
-  if (n & 8) {
-    _mm256_storeu_ps(c, v0);
-    c += 8;
-    v0 = v1;
-  }
-  __m128 h = _mm256_castps256_ps128(v0);
-  if (n & 4) {
-    _mm_storeu_ps(c, h);
-    c += 4;
-    h = _mm256_extractf128_ps(v0, 1);
-  }
-  if (n & 2) {
-    _mm_storel_pi((__m64*)c, h);
-    c += 2;
-    h = _mm_movehl_ps(h, h);
-  }
-  if (n & 1) _mm_store_ss(c, h);
-}
 
 /* The last block when it has at most 8 channels: 6 rows x 8, half the
  * multiply-adds (a 24-channel conv is 2/3 of the work of 32). */
@@ -53,7 +33,8 @@ static TFF_ALWAYS_INLINE void block8(const float* const* const* ar, size_t a_off
       TFF_ROWS6(TFF_FMA8)
     }
   }
-#define TFF_STORE8(i) store_part(cr[i], _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i)), acc##i, n);
+#define TFF_STORE8(i) \
+  tff_f32_store_part_avx2(cr[i], _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i)), acc##i, n);
   TFF_STORE8(5) TFF_STORE8(4) TFF_STORE8(3) TFF_STORE8(2) TFF_STORE8(1) TFF_STORE8(0)
 }
 
@@ -114,7 +95,7 @@ void tff_f32_gemm_minmax_ukernel_6x16__avx2(size_t mr, size_t nc, size_t kc, siz
       TFF_STORE(5) TFF_STORE(4) TFF_STORE(3) TFF_STORE(2) TFF_STORE(1) TFF_STORE(0)
       nc -= 16;
     } else {
-#define TFF_PART(i) store_part(c##i, acc##i##a, acc##i##b, nc);
+#define TFF_PART(i) tff_f32_store_part_avx2(c##i, acc##i##a, acc##i##b, nc);
       TFF_PART(5) TFF_PART(4) TFF_PART(3) TFF_PART(2) TFF_PART(1) TFF_PART(0)
       nc = 0;
     }
