@@ -13,6 +13,8 @@
 #include "f32-gemm.h"
 
 #define TFF_ROWS4(X) X(0) X(1) X(2) X(3)
+#define TFF_ROWS TFF_ROWS4
+#define TFF_VECS(Y, i) Y(i, a) Y(i, b) Y(i, c)
 
 void tff_f32_gemm_minmax_ukernel_4x24__avx2(size_t mr, size_t nc, size_t kc, size_t ks,
                                             const float* const* a, size_t a_offset,
@@ -25,37 +27,7 @@ void tff_f32_gemm_minmax_ukernel_4x24__avx2(size_t mr, size_t nc, size_t kc, siz
   TFF_ROWS4(TFF_C)
   const __m256 lo = _mm256_set1_ps(p->min), hi = _mm256_set1_ps(p->max);
   do {
-    const __m256 b0 = _mm256_loadu_ps(w), b1 = _mm256_loadu_ps(w + 8);
-    const __m256 b2 = _mm256_loadu_ps(w + 16);
-    w += 24;
-#define TFF_INIT(i) __m256 acc##i##a = b0, acc##i##b = b1, acc##i##c = b2;
-    TFF_ROWS4(TFF_INIT)
-    size_t t = 0;
-    do {
-#define TFF_X(i) const float* x##i = (const float*)((const char*)ar[i][t] + a_offset);
-      TFF_ROWS4(TFF_X)
-      size_t k = 0;
-      do {
-        const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
-        const __m256 w2 = _mm256_loadu_ps(w + 16);
-        w += 24;
-#define TFF_FMA(i)                                       \
-  {                                                      \
-    const __m256 v = _mm256_broadcast_ss(x##i + k);      \
-    acc##i##a = _mm256_fmadd_ps(v, w0, acc##i##a);       \
-    acc##i##b = _mm256_fmadd_ps(v, w1, acc##i##b);       \
-    acc##i##c = _mm256_fmadd_ps(v, w2, acc##i##c);       \
-  }
-        TFF_ROWS4(TFF_FMA)
-      } while (++k < kc);
-    } while (++t < ks);
-    /* Bound first: max/min return their second operand, a NaN sum, as
-     * tff_f32_clamp does. */
-#define TFF_CLAMP(i)                                                \
-  acc##i##a = _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i##a));      \
-  acc##i##b = _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i##b));      \
-  acc##i##c = _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i##c));
-    TFF_ROWS4(TFF_CLAMP)
+    TFF_AVX2_BLOCK(24)
     /* Highest row first: aliased rows past mr hold the same values. */
     if (nc >= 24) {
 #define TFF_STORE(i)                        \

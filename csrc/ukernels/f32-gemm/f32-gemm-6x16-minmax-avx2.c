@@ -14,6 +14,8 @@
 #include "f32-gemm.h"
 
 #define TFF_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
+#define TFF_ROWS TFF_ROWS6
+#define TFF_VECS(Y, i) Y(i, a) Y(i, b)
 
 /* The last block when it has at most 8 channels: 6 rows x 8, half the
  * multiply-adds (a 24-channel conv is 2/3 of the work of 32). */
@@ -59,33 +61,7 @@ void tff_f32_gemm_minmax_ukernel_6x16__avx2(size_t mr, size_t nc, size_t kc, siz
       block8(ar, a_offset, kc, ks, w, last, nc, lo, hi);
       return;
     }
-    const __m256 b0 = _mm256_loadu_ps(w), b1 = _mm256_loadu_ps(w + 8);
-    w += 16;
-#define TFF_INIT(i) __m256 acc##i##a = b0, acc##i##b = b1;
-    TFF_ROWS6(TFF_INIT)
-    size_t t = 0;
-    do {
-#define TFF_X(i) const float* x##i = (const float*)((const char*)ar[i][t] + a_offset);
-      TFF_ROWS6(TFF_X)
-      size_t k = 0;
-      do {
-        const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
-        w += 16;
-#define TFF_FMA(i)                                       \
-  {                                                      \
-    const __m256 v = _mm256_broadcast_ss(x##i + k);      \
-    acc##i##a = _mm256_fmadd_ps(v, w0, acc##i##a);       \
-    acc##i##b = _mm256_fmadd_ps(v, w1, acc##i##b);       \
-  }
-        TFF_ROWS6(TFF_FMA)
-      } while (++k < kc);
-    } while (++t < ks);
-    /* Bound first: max/min return their second operand, a NaN sum, as
-     * tff_f32_clamp does. */
-#define TFF_CLAMP(i)                                                \
-  acc##i##a = _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i##a));      \
-  acc##i##b = _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i##b));
-    TFF_ROWS6(TFF_CLAMP)
+    TFF_AVX2_BLOCK(16)
     /* Highest row first: aliased rows past mr hold the same values. */
     if (nc >= 16) {
 #define TFF_STORE(i)                        \
