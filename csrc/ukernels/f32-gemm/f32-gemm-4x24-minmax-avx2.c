@@ -20,12 +20,7 @@ void tff_f32_gemm_minmax_ukernel_4x24__avx2(size_t mr, size_t nc, size_t kc, siz
                                             const float* const* a, size_t a_offset,
                                             const float* w, float* c, size_t cm_stride,
                                             const tff_f32_minmax_params* p) {
-  const float* const* ar[4];
-  float* cr[4];
-  tff_f32_gemm_rows(4, mr, a, ks, c, cm_stride, ar, cr);
-#define TFF_C(i) float* c##i = cr[i];
-  TFF_ROWS4(TFF_C)
-  const __m256 lo = _mm256_set1_ps(p->min), hi = _mm256_set1_ps(p->max);
+  TFF_AVX2_TILE(4)
   do {
     TFF_AVX2_BLOCK(24)
     /* Highest row first: aliased rows past mr hold the same values. */

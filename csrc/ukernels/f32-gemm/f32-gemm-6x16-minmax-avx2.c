@@ -49,12 +49,7 @@ void tff_f32_gemm_minmax_ukernel_6x16__avx2(size_t mr, size_t nc, size_t kc, siz
     tff_f32_gemm_minmax_ukernel_1x16__avx2(mr, nc, kc, ks, a, a_offset, w, c, cm_stride, p);
     return;
   }
-  const float* const* ar[6];
-  float* cr[6];
-  tff_f32_gemm_rows(6, mr, a, ks, c, cm_stride, ar, cr);
-#define TFF_C(i) float* c##i = cr[i];
-  TFF_ROWS6(TFF_C)
-  const __m256 lo = _mm256_set1_ps(p->min), hi = _mm256_set1_ps(p->max);
+  TFF_AVX2_TILE(6)
   do {
     if (nc <= 8) {
       float* const last[6] = {c0, c1, c2, c3, c4, c5};

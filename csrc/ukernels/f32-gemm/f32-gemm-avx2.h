@@ -34,6 +34,16 @@ static inline void tff_f32_store_part_avx2(float* c, __m256 v0, __m256 v1, size_
  * tff_f32_clamp does). Reads ar, a_offset, kc, ks, lo, hi; steps w past the
  * block, NR floats a channel. Named accumulators: GCC keeps an array of
  * them in memory. */
+/* A tile's start: row pointers ar[i] and output rows c<i> (tff_f32_gemm_rows)
+ * and the clamp bounds lo, hi, from the kernel's arguments. */
+#define TFF_AVX2_C(i) float* c##i = cr[i];
+#define TFF_AVX2_TILE(MR)                                             \
+  const float* const* ar[MR];                                         \
+  float* cr[MR];                                                      \
+  tff_f32_gemm_rows(MR, mr, a, ks, c, cm_stride, ar, cr);             \
+  TFF_ROWS(TFF_AVX2_C)                                                \
+  const __m256 lo = _mm256_set1_ps(p->min), hi = _mm256_set1_ps(p->max);
+
 #define TFF_AVX2_OFF_a 0
 #define TFF_AVX2_OFF_b 8
 #define TFF_AVX2_OFF_c 16
