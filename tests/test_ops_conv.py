@@ -150,6 +150,35 @@ def test_depthwise_conv_2d_wide(g, kind, cin, act, data, seed):
     check_both(model, inputs)
 
 
+@settings(max_examples=40, deadline=None)
+@given(g=geometry(), cin=st.integers(1, 40), cout=st.sampled_from([24, 72, 120]),
+       act=st.sampled_from(ACTS[:2]), seed=st.integers(0, 2**32 - 1))
+def test_conv_2d_float_24_channel_blocks(g, cin, cout, act, seed):
+    """Float outputs of whole 24-channel blocks but not 16-channel ones take the 4x24 GEMM
+    tile (AVX2) when there is more than one pixel: every tile height 1-4 at the end.
+    Unclamped, as test_conv_2d_float_big_weights: sums of up to 1000 products."""
+    model, inputs = build("CONV_2D", "float", cin=cin, cout=cout, act=act, bias=True,
+                          rng=np.random.default_rng(seed), **g)
+    check_both(model, inputs)
+
+
+@settings(max_examples=12, deadline=None)
+@given(kh=st.sampled_from([1, 3]), cin=st.integers(260, 330), cout=st.integers(250, 300),
+       h=st.integers(3, 9), w=st.integers(3, 9), act=st.sampled_from(ACTS[:2]),
+       seed=st.integers(0, 2**32 - 1))
+def test_conv_2d_float_big_weights(kh, cin, cout, h, w, act, seed):
+    """Float weights over 256 KiB (mobilenet_v2's 7x7 layers): the GEMM runs slice by slice
+    of 64 channels, every row tile of a slice in turn; partial last slices and tiles.
+    Unclamped outputs: sums of ~200 standard normal products round to ~1e-5 of their
+    terms, more than the tolerance of an output clamped to [-1, 1] (main fails too)."""
+    if kh == 3:
+        cin //= 4  # 9 taps: still over 256 KiB
+    model, inputs = build("CONV_2D", "float", n=1, h=h, w=w, cin=cin, cout=cout, kh=kh, kw=kh,
+                          stride=(1, 1), dilation=(1, 1), same=True, act=act, bias=True,
+                          rng=np.random.default_rng(seed))
+    check_both(model, inputs)
+
+
 @st.composite
 def one_pixel_line(draw):
     """One output pixel from a 1-D filter (a column or a row) over up to 17 taps, the

@@ -73,6 +73,12 @@ LAYERS = [
                               groups=2)),
     ("CONV_2D", "int8", dict(n=1, h=5, w=6, cin=1000, cout=330, kh=1, kw=1, stride=(1, 1),
                              groups=2)),
+    # float weights over 256 KiB: items are (slice of 4 channel blocks, row tile), a
+    # partial last block and a one-row last tile
+    ("CONV_2D", "float", dict(n=1, h=7, w=7, cin=300, cout=229, kh=1, kw=1, stride=(1, 1))),
+    ("CONV_2D", "float", dict(n=1, h=5, w=5, cin=64, cout=131, kh=3, kw=3, stride=(1, 1))),
+    # 24 output channels: the 4x24 float tile (AVX2), a 3-row last tile
+    ("CONV_2D", "float", dict(n=1, h=9, w=7, cin=40, cout=24, kh=1, kw=1, stride=(1, 1))),
     # few output rows: rows cut into pieces of pixels
     ("DEPTHWISE_CONV_2D", "int8", dict(n=1, h=7, w=9, cin=40, cout=40, kh=3, kw=3,
                                        stride=(1, 1))),

@@ -505,7 +505,7 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
   g->ks = ks;
   g->kc = kc;
   if (is_f32) {
-    g->f32 = tff_f32_gemm_select(tff_cpu_effective(), m);
+    g->f32 = tff_f32_gemm_select(tff_cpu_effective(), m, nc);
     g->mr = g->f32->mr;
     g->nr = g->f32->nr;
     g->esz = sizeof(float);
@@ -633,6 +633,7 @@ typedef struct {
   char* out;
   size_t out_stride;
   int nblocks, nsplit;
+  int by_slice; /* items slice-major (tile fastest); see tff_gemm_run */
 } tff_gemm_job;
 
 /* Rows [m0, m0 + mr) of group grp, channels [n0, n1), weights from w. */
@@ -651,7 +652,20 @@ static inline void tff_gemm_tile(const tff_gemm_job* j, int grp, size_t m0, size
                j->out_stride, &g->qp);
 }
 
-/* Item = (tile of mr rows, group, slice of channel blocks), slice fastest.
+/* Slice s (of nsplit) of the channel blocks, rows [m0, m0 + mr) of group grp. */
+static inline void tff_gemm_slice(const tff_gemm_job* j, int grp, size_t m0, int s,
+                                  size_t block_bytes) {
+  const tff_gemm* g = j->g;
+  const size_t b0 = j->nsplit == 1 ? 0 : (size_t)s * j->nblocks / j->nsplit;
+  const size_t b1 = j->nsplit == 1 ? (size_t)j->nblocks
+                                   : (size_t)(s + 1) * j->nblocks / j->nsplit;
+  const size_t n0 = b0 * g->nr, n1 = b1 * g->nr < g->nc ? b1 * g->nr : g->nc;
+  tff_gemm_tile(j, grp, m0, n0, n1,
+                (const char*)g->packed + grp * g->group_bytes + b0 * block_bytes);
+}
+
+/* Item = (tile of mr rows, group, slice of channel blocks), slice fastest,
+ * or by_slice (one group): (slice, tile), tile fastest.
  * The indices are decoded once and then stepped: a 1x1 conv over 112x112
  * pixels runs ~2500 items of ~60 ns, where per-item divisions cost ~15%. */
 static void tff_gemm_task(void* arg, int begin, int end) {
@@ -666,15 +680,16 @@ static void tff_gemm_task(void* arg, int begin, int end) {
     return;
   }
   const size_t block_bytes = g->group_bytes / (size_t)j->nblocks;
+  if (j->by_slice) { /* items of microseconds: the divisions do not count */
+    const int tiles = (int)((j->m + g->mr - 1) / g->mr);
+    for (int it = begin; it < end; ++it)
+      tff_gemm_slice(j, 0, (size_t)(it % tiles) * g->mr, it / tiles, block_bytes);
+    return;
+  }
   int s = begin % j->nsplit, grp = begin / j->nsplit % g->groups;
   size_t m0 = (size_t)(begin / j->nsplit / g->groups) * g->mr;
   for (int it = begin; it < end; ++it) {
-    const size_t b0 = j->nsplit == 1 ? 0 : (size_t)s * j->nblocks / j->nsplit;
-    const size_t b1 = j->nsplit == 1 ? (size_t)j->nblocks
-                                     : (size_t)(s + 1) * j->nblocks / j->nsplit;
-    const size_t n0 = b0 * g->nr, n1 = b1 * g->nr < g->nc ? b1 * g->nr : g->nc;
-    tff_gemm_tile(j, grp, m0, n0, n1,
-                  (const char*)g->packed + grp * g->group_bytes + b0 * block_bytes);
+    tff_gemm_slice(j, grp, m0, s, block_bytes);
     if (++s < j->nsplit) continue;
     s = 0;
     if (++grp < g->groups) continue;
@@ -700,9 +715,20 @@ static inline void tff_gemm_row(const tff_gemm* g, const void* const* ind, void*
  * checked at prepare that tiles·groups·blocks fits an int. */
 static inline void tff_gemm_run(TfLiteContext* ctx, const tff_gemm* g, size_t m,
                                 const void* const* ind, void* out, size_t out_stride) {
-  tff_gemm_job j = {g, m, ind, (char*)out, out_stride, (int)((g->nc + g->nr - 1) / g->nr), 1};
+  tff_gemm_job j = {g, m, ind, (char*)out, out_stride, (int)((g->nc + g->nr - 1) / g->nr), 1, 0};
   const int items = (int)((m + g->mr - 1) / g->mr) * g->groups;
   const int threads = tff_num_threads(ctx);
+  /* Float weights past half the L2 (256 KiB; mobilenet_v2's 7x7 layers:
+   * 0.4-1.6 MB) are evicted before the next tile reads them again: every
+   * tile streamed them from L3. By slices of 4 blocks (64 channels), every
+   * tile of a slice in turn, they stream once; at 2 threads each thread
+   * streams only its half. */
+  if (g->f32 && g->groups == 1 && items > 1 && g->group_bytes > (256u << 10)) {
+    j.nsplit = (j.nblocks + 3) / 4;
+    j.by_slice = 1;
+    tff_parallel_for(ctx, items * j.nsplit, 1, tff_gemm_task, &j);
+    return;
+  }
   /* At least `each` items a thread, so the last item a thread runs is short
    * next to its share (7x7 layers have 9 tiles). Float: 32, which also
    * splits the 33 tiles of 14x14 layers (one thread ran 17 to the other's

@@ -10,30 +10,12 @@
  * the 2x4__scalar_fma twin. */
 #include <immintrin.h>
 
+#include "f32-gemm-avx2.h"
 #include "f32-gemm.h"
 
 #define TFF_ROWS6(X) X(0) X(1) X(2) X(3) X(4) X(5)
-
-/* Stores the first n (< 16) channels of (v0, v1): 8, 4, 2 and 1 at a time. */
-static inline void store_part(float* c, __m256 v0, __m256 v1, size_t n) {
-  if (n & 8) {
-    _mm256_storeu_ps(c, v0);
-    c += 8;
-    v0 = v1;
-  }
-  __m128 h = _mm256_castps256_ps128(v0);
-  if (n & 4) {
-    _mm_storeu_ps(c, h);
-    c += 4;
-    h = _mm256_extractf128_ps(v0, 1);
-  }
-  if (n & 2) {
-    _mm_storel_pi((__m64*)c, h);
-    c += 2;
-    h = _mm_movehl_ps(h, h);
-  }
-  if (n & 1) _mm_store_ss(c, h);
-}
+#define TFF_ROWS TFF_ROWS6
+#define TFF_VECS(Y, i) Y(i, a) Y(i, b)
 
 /* The last block when it has at most 8 channels: 6 rows x 8, half the
  * multiply-adds (a 24-channel conv is 2/3 of the work of 32). */
@@ -53,7 +35,8 @@ static TFF_ALWAYS_INLINE void block8(const float* const* const* ar, size_t a_off
       TFF_ROWS6(TFF_FMA8)
     }
   }
-#define TFF_STORE8(i) store_part(cr[i], _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i)), acc##i, n);
+#define TFF_STORE8(i) \
+  tff_f32_store_part_avx2(cr[i], _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i)), acc##i, n);
   TFF_STORE8(5) TFF_STORE8(4) TFF_STORE8(3) TFF_STORE8(2) TFF_STORE8(1) TFF_STORE8(0)
 }
 
@@ -66,45 +49,14 @@ void tff_f32_gemm_minmax_ukernel_6x16__avx2(size_t mr, size_t nc, size_t kc, siz
     tff_f32_gemm_minmax_ukernel_1x16__avx2(mr, nc, kc, ks, a, a_offset, w, c, cm_stride, p);
     return;
   }
-  const float* const* ar[6];
-  float* cr[6];
-  tff_f32_gemm_rows(6, mr, a, ks, c, cm_stride, ar, cr);
-#define TFF_C(i) float* c##i = cr[i];
-  TFF_ROWS6(TFF_C)
-  const __m256 lo = _mm256_set1_ps(p->min), hi = _mm256_set1_ps(p->max);
+  TFF_AVX2_TILE(6)
   do {
     if (nc <= 8) {
       float* const last[6] = {c0, c1, c2, c3, c4, c5};
       block8(ar, a_offset, kc, ks, w, last, nc, lo, hi);
       return;
     }
-    const __m256 b0 = _mm256_loadu_ps(w), b1 = _mm256_loadu_ps(w + 8);
-    w += 16;
-#define TFF_INIT(i) __m256 acc##i##a = b0, acc##i##b = b1;
-    TFF_ROWS6(TFF_INIT)
-    size_t t = 0;
-    do {
-#define TFF_X(i) const float* x##i = (const float*)((const char*)ar[i][t] + a_offset);
-      TFF_ROWS6(TFF_X)
-      size_t k = 0;
-      do {
-        const __m256 w0 = _mm256_loadu_ps(w), w1 = _mm256_loadu_ps(w + 8);
-        w += 16;
-#define TFF_FMA(i)                                       \
-  {                                                      \
-    const __m256 v = _mm256_broadcast_ss(x##i + k);      \
-    acc##i##a = _mm256_fmadd_ps(v, w0, acc##i##a);       \
-    acc##i##b = _mm256_fmadd_ps(v, w1, acc##i##b);       \
-  }
-        TFF_ROWS6(TFF_FMA)
-      } while (++k < kc);
-    } while (++t < ks);
-    /* Bound first: max/min return their second operand, a NaN sum, as
-     * tff_f32_clamp does. */
-#define TFF_CLAMP(i)                                                \
-  acc##i##a = _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i##a));      \
-  acc##i##b = _mm256_min_ps(hi, _mm256_max_ps(lo, acc##i##b));
-    TFF_ROWS6(TFF_CLAMP)
+    TFF_AVX2_BLOCK(16)
     /* Highest row first: aliased rows past mr hold the same values. */
     if (nc >= 16) {
 #define TFF_STORE(i)                        \
@@ -114,7 +66,7 @@ void tff_f32_gemm_minmax_ukernel_6x16__avx2(size_t mr, size_t nc, size_t kc, siz
       TFF_STORE(5) TFF_STORE(4) TFF_STORE(3) TFF_STORE(2) TFF_STORE(1) TFF_STORE(0)
       nc -= 16;
     } else {
-#define TFF_PART(i) store_part(c##i, acc##i##a, acc##i##b, nc);
+#define TFF_PART(i) tff_f32_store_part_avx2(c##i, acc##i##a, acc##i##b, nc);
       TFF_PART(5) TFF_PART(4) TFF_PART(3) TFF_PART(2) TFF_PART(1) TFF_PART(0)
       nc = 0;
     }

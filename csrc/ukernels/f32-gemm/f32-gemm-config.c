@@ -17,6 +17,8 @@ const tff_f32_gemm_config tff_f32_gemm_configs[] = {
      TFF_ISA_AVX2, 6, 16, tff_f32_gemm_pack__sse41, 1},
     {tff_f32_gemm_minmax_ukernel_1x16__avx2, "tff_f32_gemm_minmax_ukernel_1x16__avx2",
      TFF_ISA_AVX2, 1, 16, tff_f32_gemm_pack__sse41, 1},
+    {tff_f32_gemm_minmax_ukernel_4x24__avx2, "tff_f32_gemm_minmax_ukernel_4x24__avx2",
+     TFF_ISA_AVX2, 4, 24, tff_f32_gemm_pack__sse41, 1},
 #endif
 #if TFF_BUILD_NEON
     {tff_f32_gemm_minmax_ukernel_4x8__neon, "tff_f32_gemm_minmax_ukernel_4x8__neon",
@@ -32,12 +34,16 @@ const tff_f32_gemm_config tff_f32_gemm_fma_twin = {
     tff_f32_gemm_minmax_ukernel_2x4__scalar_fma, "tff_f32_gemm_minmax_ukernel_2x4__scalar_fma",
     TFF_ISA_SCALAR, 2, 4, tff_f32_gemm_pack, 1};
 
-const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m) {
+const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m, size_t nc) {
+  const int want24 = m > 1 && nc % 24 == 0 && nc % 16 != 0;
   const tff_f32_gemm_config* best = &tff_f32_gemm_configs[0];
   for (int i = 1; i < tff_f32_gemm_num_configs; ++i) {
     const tff_f32_gemm_config* c = &tff_f32_gemm_configs[i];
     if ((isa_mask & c->isa) != c->isa || c->isa < best->isa) continue;
-    const int fits = m == 1 ? c->mr < best->mr : c->mr > best->mr;
+    const int is24 = c->nr == 24;
+    const int fits = m == 1                   ? c->mr < best->mr
+                     : is24 != (best->nr == 24) ? is24 == want24
+                                              : c->mr > best->mr;
     if (c->isa > best->isa || fits) best = c;
   }
   return best;

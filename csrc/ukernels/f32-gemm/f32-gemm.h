@@ -47,6 +47,7 @@ TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_2x4__scalar)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_2x4__scalar_fma)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__sse41)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_6x16__avx2)
+TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x24__avx2)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x8__sse41)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_1x16__avx2)
 TFF_DECLARE_F32_GEMM(tff_f32_gemm_minmax_ukernel_4x8__neon)
@@ -70,8 +71,10 @@ extern const tff_f32_gemm_config tff_f32_gemm_configs[];
 extern const int tff_f32_gemm_num_configs;
 /* The scalar twin of the fused kernels: their oracle, never selected. */
 extern const tff_f32_gemm_config tff_f32_gemm_fma_twin;
-/* As tff_qs8_qc8w_gemm_select: best ISA, the 1-row variant when m is 1. */
-const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m);
+/* As tff_qs8_qc8w_gemm_select: best ISA, the 1-row variant when m is 1;
+ * for more rows the tallest tile, or a 24-channel one when nc is whole
+ * 24-channel blocks but not 16-channel ones. */
+const tff_f32_gemm_config* tff_f32_gemm_select(uint32_t isa_mask, size_t m, size_t nc);
 
 /* Floats of packed weights for nc channels of ks taps of kc. */
 size_t tff_f32_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr);
