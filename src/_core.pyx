@@ -492,6 +492,9 @@ cdef class Interpreter:
     cdef _fail(self, tff_status st):
         _raise(st, _s(tff_interpreter_error(self.it)))
 
+    # The helpers of the per-call paths (set_tensor, invoke, get_tensor) are
+    # final: direct C calls the compiler can inline, not calls through the vtable.
+    @cython.final
     cdef _check_safe(self):
         if self._exports > 0:
             raise RuntimeError(_HELD_VIEW)
@@ -500,16 +503,19 @@ cdef class Interpreter:
     # changes the interpreter claim it; tensor reads and writes only check,
     # with no Python code between the check and the copy, so under the GIL
     # they cannot overlap an invoke that another thread claims meanwhile.
+    @cython.final
     cdef int _claim(self) except -1:
         if not tff_interpreter_claim(self.it):
             raise RuntimeError(_BUSY)
         return 0
 
+    @cython.final
     cdef int _check_idle(self) except -1:
         if tff_interpreter_busy(self.it):
             raise RuntimeError(_BUSY)
         return 0
 
+    @cython.final
     cdef int _sg(self, int subgraph) except -1:
         if self.it == NULL:
             raise ValueError("the interpreter has no model (Interpreter.__init__ did not run or failed)")
@@ -519,6 +525,7 @@ cdef class Interpreter:
             raise ValueError("Invalid subgraph index %d exceeds max subgraph index %d" % (subgraph, n))
         return subgraph
 
+    @cython.final
     cdef TfLiteTensor* _tensor(self, int index, int subgraph) except NULL:
         cdef TfLiteContext* ctx = tff_interpreter_context(self.it, self._sg(subgraph))
         self._check_idle()
@@ -613,6 +620,7 @@ cdef class Interpreter:
             return self._copy_out_recent(t, idx)
         return _copy_out(t, idx)
 
+    @cython.final
     cdef object _copy_out_recent(self, TfLiteTensor* t, int idx):
         """_copy_out through _recent[idx] (idx is a valid index of subgraph 0)."""
         if self._recent == NULL:
@@ -646,6 +654,7 @@ cdef class Interpreter:
         b.readonly = t.allocation_type == kTfLiteMmapRo
         return np.frombuffer(b, dtype=dt).reshape(tuple(_int_array(t.dims).tolist()))
 
+    @cython.final
     cdef bint _set_fast(self, TfLiteTensor* t, object value) except -1:
         """Copies a C-contiguous native-order ndarray whose format and shape
         already match t; returns 0 (nothing done) for every other case, which
