@@ -143,13 +143,19 @@ class BuildPyWithHeaders(build_py):
 
 
 # Without Cython, setuptools silently swaps src/_core.pyx for src/_core.c,
-# which is generated, never committed: say what is missing instead.
+# which is generated, never committed or shipped: say what is
+# missing instead, also when that .c predates an edit of the .pyx/.pxd (a
+# dev tree's old build output would compile the old code without a word).
 try:
     import Cython  # noqa: F401
 except ImportError:
-    if not os.path.exists(os.path.join(HERE, "src", "_core.c")):
+    _gen = os.path.join(HERE, "src", "_core.c")
+    _srcs = [os.path.join(HERE, "src", f) for f in ("_core.pyx", "_capi.pxd")]
+    if not os.path.exists(_gen) or any(os.path.getmtime(f) > os.path.getmtime(_gen)
+                                       for f in _srcs if os.path.exists(f)):
         sys.exit("setup.py: Cython>=3.1 is required to build from source "
-                 "(pip install . installs it; a direct setup.py call needs "
+                 "(src/_core.c is missing or older than src/_core.pyx; "
+                 "pip install . installs it; a direct setup.py call needs "
                  "pip install 'Cython>=3.1')")
 
 ext = Extension(
