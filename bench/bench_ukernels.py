@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-MODELS_DIR = os.environ.get("TFLITE_FAST_MODELS", str(ROOT.parent.parent / "shared" / "models"))
+MODELS_DIR = os.environ.get("TFLITE_FAST_MODELS", str(ROOT.parent / "shared" / "models"))
 DEFAULT_MODELS = ["mobilenet_v2_int8", "mobilenet_v3_small_int8", "kws_dscnn_int8",
                   "small_cnn_int8"]
 FLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-ffp-contract=off", "-fno-math-errno", "-Wall",
