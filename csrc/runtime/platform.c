@@ -84,11 +84,15 @@ uint64_t tff_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Models up to 1 MiB are read into the heap instead: mmap, its page faults
- * and munmap cost more than copying that much (measured: seed_dense 24 ->
- * 20 us, a 230 KB model ~25% less per construction). 64-byte aligned as a
- * mapping's start is, so the reader finds the same alignments. */
-enum { kReadBelow = 1 << 20 };
+/* Models under 128 KiB are read into the heap instead: for them mmap, its
+ * page faults and munmap cost more than the copy (seed_dense construction 24
+ * -> 20 us). Past that the copy costs more, even on a first construction with
+ * no kept mapping (below): transformer_block_float (538 KB) 1.75 -> 1.23 ms,
+ * small_cnn_float (230 KB) 1.17 -> 0.89 ms (medians of 15 processes); again
+ * 0.16 -> 0.13 ms and 0.07 -> 0.05 ms. okay_nabu (80 KB) is even either way.
+ * 64-byte aligned as a mapping's start is, so the reader finds the same
+ * alignments. */
+enum { kReadBelow = 128 << 10 };
 
 static void* read_whole(int fd, size_t n) {
   char* p = (char*)tff_aligned_alloc(64, n);
