@@ -12,7 +12,8 @@ interleaved constructions), compared with ai-edge-litert's default (XNNPACK)
 interpreter.
 
     python bench/bench_models.py [MODEL ...] [--threads 1 2] [--rounds 30]
-                                 [--markdown]   # also writes bench/README.md
+                                 [--markdown]   # also writes bench/README.md, with the
+                                                #   init of every shared model
     python bench/bench_models.py --init-only [--init-reps 31] [MODEL ...]
                                  # only the init column: min and median per runtime
 """
@@ -154,7 +155,8 @@ def main(argv=None):
     p.add_argument("--rounds", type=int, default=30)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--markdown", action="store_true",
-                   help="also write the machine, date, ISAs and this table to bench/README.md")
+                   help="also write the machine, date, ISAs and this table to bench/README.md, "
+                        "then the init table of every shared model")
     p.add_argument("--init-only", action="store_true",
                    help="only time Interpreter() + allocate_tensors(): min and median per runtime")
     p.add_argument("--init-reps", type=int, default=31)
@@ -191,25 +193,42 @@ def main(argv=None):
                                   os=platform.system() + " " + platform.machine(),
                                   isas=", ".join(isas) or "scalar only", rounds=args.rounds,
                                   load=load)
+        every = sorted(f[:-7] for f in os.listdir(MODELS_DIR) if f.endswith(".tflite"))
+        init_rows = init_only(args, every)
         out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "README.md")
         with open(out, "w") as fh:
-            fh.write(head + "\n".join(rows) + "\n")
+            fh.write(head + "\n".join(rows) + INIT_HEAD.format(reps=args.init_reps)
+                     + "\n".join(init_rows) + "\n")
         print("wrote %s" % out)
 
 
-def init_only(args):
-    print("| model | threads | ours min / median ms | XNNPACK min / median ms "
-          "| ratio of mins | ratio of medians |")
-    print("|---|---|---|---|---|---|")
-    for m in args.models:
+def init_only(args, models=None):
+    """Prints (and returns) the init table of `models` (default: args.models)."""
+    rows = ["| model | threads | ours min / median ms | XNNPACK min / median ms "
+            "| ratio of mins | ratio of medians |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        print(r)
+    for m in models or args.models:
         path = m if m.endswith(".tflite") else os.path.join(MODELS_DIR, m + ".tflite")
         for t in args.threads:
             s = init_samples(init_makers(path, t), args.init_reps)
             f, x = np.array(s["tflite_fast"]) * 1e3, np.array(s["litert_xnnpack"]) * 1e3
-            print("| %s | %d | %.3f / %.3f | %.3f / %.3f | %.2f | %.2f |"
-                  % (m, t, f.min(), np.median(f), x.min(), np.median(x),
-                     f.min() / x.min(), np.median(f) / np.median(x)))
+            rows.append("| %s | %d | %.3f / %.3f | %.3f / %.3f | %.2f | %.2f |"
+                        % (m, t, f.min(), np.median(f), x.min(), np.median(x),
+                           f.min() / x.min(), np.median(f) / np.median(x)))
+            print(rows[-1])
             sys.stdout.flush()
+    return rows
+
+
+INIT_HEAD = """
+
+## Construction on every shared model
+
+Interpreter(model_path) + allocate_tensors() of every model in ../shared/models,
+{reps} interleaved constructions per runtime (issue 3 wants <= 0.5x ai-edge-litert's).
+
+"""
 
 
 if __name__ == "__main__":
