@@ -165,7 +165,7 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
      * 10x4 first layer, where 2 of 5 output columns cut the border and a
      * filter row is 4 bytes) is copied into a frame padded with the zero
      * point, so that cols_task reads every tap without a bounds test: that
-     * layer's im2col 10 -> ~2 us. */
+     * layer 21.8 -> 10.7 us. */
     const tff_conv_geom* g = &d->g;
     const int64_t ph = (int64_t)(g->out_h - 1) * g->stride_h + (int64_t)(g->k_h - 1) * g->dil_h,
                   pw = (int64_t)(g->out_w - 1) * g->stride_w + (int64_t)(g->k_w - 1) * g->dil_w;
@@ -200,7 +200,7 @@ static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTen
   TF_LITE_ENSURE_MSG(ctx, d->packed && d->acc && d->taps && d->pad && d->wsum && d->init,
                      OP ": out of memory");
   for (int grp = 0; grp < d->groups; ++grp)
-    tff_pack_s8(d->cout_g, k, filter->data.int8 + (size_t)grp * d->cout_g * k,
+    tff_pack_s8(ctx, d->cout_g, k, filter->data.int8 + (size_t)grp * d->cout_g * k,
                 (int8_t*)d->packed + grp * d->group_elems, d->wsum + grp * d->cout_g);
   if (d->kind == TFF_CONV_INT8) memset(d->pad, (int8_t)in->params.zero_point, d->g.in_c);
   return kTfLiteOk;

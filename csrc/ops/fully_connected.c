@@ -76,7 +76,7 @@ static TfLiteStatus alloc_buffers(TfLiteContext* ctx, OpData* d, const TfLiteTen
   d->init = malloc((size_t)d->n * sizeof(int32_t));
   d->acc = malloc((size_t)d->n * sizeof(int32_t));
   TF_LITE_ENSURE_MSG(ctx, d->packed && d->wsum && d->init && d->acc, OP ": out of memory");
-  tff_pack_s8(d->n, d->k, filter->data.int8, (int8_t*)d->packed, d->wsum);
+  tff_pack_s8(ctx, d->n, d->k, filter->data.int8, (int8_t*)d->packed, d->wsum);
   return kTfLiteOk;
 }
 
