@@ -32,7 +32,7 @@ typedef struct OpData {
 
 TFF_ZEROED_INIT(init, OpData)
 
-/* The inverse square roots of v = 2..255 (an int8 code less the zero
+/* The inverse square roots of v = 1..255 (an int8 code less the zero
  * point), the same for every model: filled once per process (tff_once), not
  * by each prepare (255 runs of five fixed-point Newton steps were ~15% of
  * transformer_block_int8f's construction). */
@@ -41,7 +41,7 @@ static int8_t g_isqrt_shift[256];
 static tff_once_flag g_isqrt_once;
 
 static void isqrt_init(void) {
-  for (int32_t v = 2; v < 256; ++v) {
+  for (int32_t v = 1; v < 256; ++v) {
     int s;
     tff_fp_inv_sqrt(v, &g_isqrt_mult[v], &s);
     g_isqrt_shift[v] = (int8_t)s;
@@ -76,10 +76,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
     const int32_t v = q - d->zi; /* < 256: both are int8 */
     int32_t y = 127;
     if (v > 0) {
-      int32_t m = INT32_MAX;
-      int s = 0; /* v == 1, as tff_fp_inv_sqrt gives */
-      if (v > 1) m = g_isqrt_mult[v], s = g_isqrt_shift[v];
-      y = tff_mbqm(tff_mbqm(1, m, s + 20), mult, e - 20) + zo;
+      y = tff_mbqm(tff_mbqm(1, g_isqrt_mult[v], g_isqrt_shift[v] + 20), mult, e - 20) + zo;
       y = y < -128 ? -128 : (y > 127 ? 127 : y);
     }
     d->lut[(uint8_t)q] = (int8_t)y;
