@@ -190,3 +190,36 @@ def test_errors(op, in_type, out_type, q_in, q_out, match):
     model = unary_model(op, [4], in_type, out_type, q_in, q_out)
     with pytest.raises((RuntimeError, ValueError), match=match):
         oracle.run_ours(model, [np.zeros([4], in_type)], "ref")
+
+
+def shared_weights_model(rng, unread_output, n=300, k=256):
+    """Constant float16 weights DEQUANTIZEd once (a 300 KB float32 output) and read by
+    two FULLY_CONNECTEDs; a second constant DEQUANTIZE read by no op, a graph output
+    when `unread_output` (XNNPACK, the default-mode oracle, refuses that)."""
+    b = ModelBuilder()
+    x = b.tensor("x", [1, k], np.float32)
+    c = b.const("w16", (rng.standard_normal((n, k)) * 0.1).astype(np.float16))
+    s = b.const("s16", rng.standard_normal(k).astype(np.float16))
+    w, sf = b.tensor("w", [n, k], np.float32), b.tensor("s", [k], np.float32)
+    y1, y2 = b.tensor("y1", [1, n], np.float32), b.tensor("y2", [1, n], np.float32)
+    b.op("DEQUANTIZE", [s], [sf])
+    b.op("DEQUANTIZE", [c], [w])
+    b.op("FULLY_CONNECTED", [x, w, -1], [y1])
+    b.op("FULLY_CONNECTED", [x, w, -1], [y2], fusedActivationFunction=1)
+    b.inputs([x])
+    b.outputs([y1, y2, sf] if unread_output else [y1, y2])
+    return b.build()
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+def test_dequantize_constant_deferred_to_reader(mode):
+    """Constant DEQUANTIZEs prepare just before their first reader (or last, when none
+    reads them), their outputs in the packed weights' region: the outputs and readers
+    match the oracle, also after a resize re-prepares everything into the same region."""
+    rng = np.random.default_rng(11)
+    model = shared_weights_model(rng, unread_output=mode == "ref")
+    its = [oracle.make_interpreter(m, model, mode) for m in (oracle.ours_module(), oracle.oracle_module())]
+    for batch in (1, 3, 2):
+        x = rng.standard_normal((batch, 256)).astype(np.float32)
+        ours, ref = (oracle.run_interpreter(it, [x]) for it in its)
+        oracle.assert_outputs_match(ours, ref, context=f"mode={mode} batch={batch}")

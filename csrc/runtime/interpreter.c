@@ -69,7 +69,9 @@ void* tff_persistent_alloc(TfLiteContext* ctx, size_t bytes) {
        * and a huge page leave room for padding; past that, the heap. */
       const size_t m = sg->it->model_size;
       sg->region_tried = 1;
-      sg->region_size = m < SIZE_MAX / 4 ? 2 * m + TFF_RESERVE_ALIGN : 0;
+      sg->region_size = m < SIZE_MAX / 4 && sg->region_extra < SIZE_MAX / 4
+                            ? 2 * m + sg->region_extra + TFF_RESERVE_ALIGN
+                            : 0;
       sg->region = sg->region_size ? (char*)tff_reserve(&sg->region_size) : NULL;
     }
     if (sg->region != NULL && sg->region_size - sg->region_used >= need) {
@@ -107,11 +109,13 @@ static size_t tensor_bytes(const TfLiteTensor* t) {
   return n;
 }
 
+/* owns_data values: how a tensor's data was allocated here. */
+enum { kOwnsHeap = 1, kOwnsPersistent = 2 /* tff_persistent_alloc */ };
+
 static void free_owned_data(tff_subgraph* sg, int t) {
-  if (sg->owns_data[t]) {
-    free(sg->tensors[t].data.data);
-    sg->owns_data[t] = 0;
-  }
+  if (sg->owns_data[t] == kOwnsHeap) free(sg->tensors[t].data.data);
+  if (sg->owns_data[t] == kOwnsPersistent) tff_persistent_free(&sg->ctx, sg->tensors[t].data.data);
+  sg->owns_data[t] = 0;
   sg->tensors[t].data.data = NULL;
 }
 
@@ -153,13 +157,17 @@ static TfLiteStatus resize_tensor(TfLiteContext* ctx, TfLiteTensor* t, TfLiteInt
     /* A constant folded at prepare (kTfLitePersistentRo) is written whole by
      * its op right after, as TFLite's unzeroed realloc: zero-filling it first
      * would double the cost of converting megabytes of float16 weights. */
-    t->data.data = t->allocation_type == kTfLitePersistentRo ? malloc(bytes + TFF_ARENA_TAIL)
-                                                             : calloc(1, bytes + TFF_ARENA_TAIL);
+    /* Folded at allocate_tensors(), it joins the packed weights' region: no
+     * heap pages to fault in again on the next construction. */
+    const int persistent = t->allocation_type == kTfLitePersistentRo && sg->region_open;
+    t->data.data = persistent ? tff_persistent_alloc(ctx, bytes + TFF_ARENA_TAIL)
+                   : t->allocation_type == kTfLitePersistentRo ? malloc(bytes + TFF_ARENA_TAIL)
+                                                               : calloc(1, bytes + TFF_ARENA_TAIL);
     if (t->data.data == NULL) {
       report_error(ctx, "ResizeTensor: out of memory for tensor %d (%zu bytes)", ti, bytes);
       return kTfLiteError;
     }
-    sg->owns_data[ti] = 1;
+    sg->owns_data[ti] = persistent ? kOwnsPersistent : kOwnsHeap;
   }
   return kTfLiteOk;
 }
@@ -682,11 +690,52 @@ static tff_status check_dataflow(tff_subgraph* sg) {
   return st;
 }
 
+static tff_status prepare_step(tff_subgraph* sg, int step) {
+  const int ni = sg->plan->data[step];
+  TfLiteRegistration* r = &sg->regs[ni];
+  sg->running = 1;
+  const TfLiteStatus ps = r->prepare ? r->prepare(&sg->ctx, &sg->nodes[ni]) : kTfLiteOk;
+  sg->running = 0;
+  if (ps != kTfLiteOk) {
+    append_error(sg->it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
+    return TFF_STATUS_PREPARE_FAILED;
+  }
+  if (has_dynamic_output(sg, &sg->nodes[ni])) sg->lazy_from = step + 1;
+  return TFF_OK;
+}
+
+/* A DEQUANTIZE of a constant (float16 or int8 weights) converts it whole at
+ * prepare. Prepared just before the first step that reads its output, the
+ * converted weights are still in cache when that step packs them; prepared
+ * in plan order (all of a converted model's DEQUANTIZEs come first), every
+ * layer's would be back in DRAM by then. Only the prepare order moves. */
+static int deferrable(const tff_subgraph* sg, int ni) {
+  const TfLiteNode* node = &sg->nodes[ni];
+  if (sg->regs[ni].builtin_code != kTfLiteBuiltinDequantize || node->inputs->size != 1 ||
+      node->outputs->size != 1 || node->outputs->data[0] < 0)
+    return 0;
+  const int t = node->inputs->data[0];
+  return t >= 0 && sg->tensors[t].allocation_type == kTfLiteMmapRo;
+}
+
 /* Prepares the steps in order up to the first one with a dynamic output
- * (lazy_from: the rest prepare at invoke). */
+ * (lazy_from: the rest prepare at invoke), constant DEQUANTIZEs deferred to
+ * their first reader among those. */
 static tff_status prepare_steps(tff_subgraph* sg) {
   tff_interpreter* it = sg->it;
+  /* deferred[t]: 1 + the step of the deferred DEQUANTIZE writing tensor t. */
+  int* deferred = (int*)calloc((size_t)sg->num_tensors + 1, sizeof(int));
+  if (deferred == NULL) return TFF_STATUS_OUT_OF_MEMORY;
+  /* Room for each converted constant's float32 output (resize_tensor puts
+   * it in the region) and for its reader's packing of it. */
+  sg->region_extra = 0;
   for (int step = 0; step < sg->plan->size; ++step) {
+    const int ni = sg->plan->data[step];
+    if (deferrable(sg, ni) && sg->region_extra < SIZE_MAX / 16)
+      sg->region_extra += 8 * tff_num_elements(sg->tensors[sg->nodes[ni].inputs->data[0]].dims);
+  }
+  tff_status st = TFF_OK;
+  for (int step = 0; step < sg->plan->size && st == TFF_OK; ++step) {
     const int ni = sg->plan->data[step];
     TfLiteRegistration* r = &sg->regs[ni];
     if (r->invoke == NULL) {
@@ -696,19 +745,31 @@ static tff_status prepare_steps(tff_subgraph* sg) {
         append_error(it, "Didn't find op for builtin opcode '%s' version '%d': tflite_fast does "
                      "not implement it yet.\n", node_name(sg, ni), r->version);
       append_error(it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
-      return TFF_STATUS_UNSUPPORTED;
+      st = TFF_STATUS_UNSUPPORTED;
+      break;
     }
     if (step >= sg->lazy_from) continue;
-    sg->running = 1;
-    const TfLiteStatus ps = r->prepare ? r->prepare(&sg->ctx, &sg->nodes[ni]) : kTfLiteOk;
-    sg->running = 0;
-    if (ps != kTfLiteOk) {
-      append_error(it, "Node number %d (%s) failed to prepare.", ni, node_name(sg, ni));
-      return TFF_STATUS_PREPARE_FAILED;
+    if (deferrable(sg, ni)) {
+      deferred[sg->nodes[ni].outputs->data[0]] = step + 1;
+      continue;
     }
-    if (has_dynamic_output(sg, &sg->nodes[ni])) sg->lazy_from = step + 1;
+    const TfLiteIntArray* ins = sg->nodes[ni].inputs;
+    for (int k = 0; k < ins->size && st == TFF_OK; ++k) {
+      const int t = ins->data[k];
+      if (t < 0 || deferred[t] == 0) continue;
+      st = prepare_step(sg, deferred[t] - 1);
+      deferred[t] = 0;
+    }
+    if (st == TFF_OK) st = prepare_step(sg, step);
   }
-  return TFF_OK;
+  for (int step = 0; step < sg->plan->size && st == TFF_OK; ++step) { /* read by no prepared step */
+    const TfLiteNode* node = &sg->nodes[sg->plan->data[step]];
+    if (node->outputs->size == 1 && node->outputs->data[0] >= 0 &&
+        deferred[node->outputs->data[0]] == step + 1)
+      st = prepare_step(sg, step);
+  }
+  free(deferred);
+  return st;
 }
 
 static tff_status allocate_subgraph(tff_subgraph* sg) {
