@@ -1,7 +1,8 @@
 /* qs8-packw kernels against a direct packing (which checks the scalar twin)
  * and the scalar twin, byte for byte, sums included, over tile edges of n
- * and k, with weights at -128 and 127 (the biased sums' extremes); guard
- * bytes after the packed tiles. */
+ * and k (AVX2: blocks of 32 taps, one of 16, the rest), with weights at
+ * -128 and 127 (the biased sums' extremes); guard bytes after the packed
+ * tiles. */
 #include <string.h>
 
 #include "ukernel_test.h"
@@ -18,7 +19,7 @@ static void direct(size_t n, size_t k, const int8_t* w, int8_t* packed, int32_t*
 int main(void) {
   int failed = 0;
   const size_t ns[] = {1, 15, 16, 17, 32, 47};
-  const size_t ks[] = {1, 15, 16, 17, 31, 48, 100};
+  const size_t ks[] = {1, 15, 16, 17, 31, 32, 48, 63, 64, 80, 100};
   for (int ci = 0; ci < tff_qs8_packw_num_configs; ++ci) {
     const tff_qs8_packw_config* cfg = &tff_qs8_packw_configs[ci];
     if (!isa_runs(cfg->isa, cfg->name)) continue;

@@ -6,5 +6,8 @@ const tff_qs8_packw_config tff_qs8_packw_configs[] = {
 #if TFF_BUILD_SSE41
     {tff_qs8_packw_ukernel_x16__sse41, "tff_qs8_packw_ukernel_x16__sse41", TFF_ISA_SSE41},
 #endif
+#if TFF_BUILD_AVX2
+    {tff_qs8_packw_ukernel_x16__avx2, "tff_qs8_packw_ukernel_x16__avx2", TFF_ISA_AVX2},
+#endif
 };
 TFF_DEFINE_SELECT(tff_qs8_packw)

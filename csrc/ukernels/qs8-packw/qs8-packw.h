@@ -12,7 +12,8 @@
 
 typedef void tff_qs8_packw_ukernel(size_t n, size_t k, const int8_t* w, int8_t* packed,
                                    int32_t* sums);
-tff_qs8_packw_ukernel tff_qs8_packw_ukernel_x16__scalar, tff_qs8_packw_ukernel_x16__sse41;
+tff_qs8_packw_ukernel tff_qs8_packw_ukernel_x16__scalar, tff_qs8_packw_ukernel_x16__sse41,
+    tff_qs8_packw_ukernel_x16__avx2;
 
 /* tff_qs8_packw_config {fn, name, isa}, the configs this build has, and
  * tff_qs8_packw_select: the kernel of the best ISA in isa_mask. */
