@@ -423,6 +423,13 @@ static inline size_t tff_packed_elems(int n, int k) {
   return (size_t)((n + TFF_NR - 1) / TFF_NR) * TFF_NR * (size_t)k;
 }
 
+/* Items of item_bytes (> 0) per run when packing weights over the
+ * interpreter's threads: runs of >= 64 KiB, each core streaming its own
+ * share (packing is memory bound). */
+static inline int tff_pack_grain(size_t item_bytes) {
+  return (int)(((64 << 10) + item_bytes - 1) / item_bytes);
+}
+
 typedef struct {
   tff_qs8_packw_ukernel* fn;
   size_t n, k;
@@ -442,14 +449,13 @@ static void tff_pack_s8_task(void* arg, int begin, int end) {
 
 /* Row-major [n][k] to tiles of TFF_NR rows (qs8-packw's layout) and
  * sums[c] = Σ_i w[c][i], by the best kernel of this CPU, spread over the
- * interpreter's threads in runs of >= 64 KiB as tff_gemm_pack_weights:
- * mobilenet_v2_hybrid's 3.5 MB were half its construction. */
+ * interpreter's threads (tff_pack_grain): mobilenet_v2_hybrid's 3.5 MB
+ * were half its construction. */
 static inline void tff_pack_s8(TfLiteContext* ctx, int n, int k, const int8_t* w, int8_t* packed,
                                int32_t* sums) {
   tff_pack_s8_job j = {tff_qs8_packw_select(tff_cpu_effective())->fn, (size_t)n, (size_t)k, w,
                        packed, sums};
-  const size_t tile = (size_t)TFF_NR * (size_t)k;
-  tff_parallel_for(ctx, (n + TFF_NR - 1) / TFF_NR, (int)(((64 << 10) + tile - 1) / tile),
+  tff_parallel_for(ctx, (n + TFF_NR - 1) / TFF_NR, tff_pack_grain((size_t)TFF_NR * (size_t)k),
                    tff_pack_s8_task, &j);
 }
 
@@ -578,15 +584,14 @@ static void tff_gemm_pack_task(void* arg, int begin, int end) {
 }
 
 /* Packs weights [groups·nc][ks][kc] and, for int8, the requantization
- * scales (one per output channel), spread over the interpreter's threads in
- * runs of >= 64 KiB of weights: packing is memory bound, and each core
- * streams its own share (mobilenet_v2_float: 14 MB). */
+ * scales (one per output channel), spread over the interpreter's threads
+ * (tff_pack_grain; mobilenet_v2_float: 14 MB). */
 static inline void tff_gemm_pack_weights(TfLiteContext* ctx, tff_gemm* g, const void* w,
                                          const float* scales) {
   const tff_gemm_pack_job j = {g, (const char*)w, scales};
   const size_t nb = (g->nc + g->nr - 1) / g->nr, block = g->nr * g->ks * g->kc * g->esz;
-  tff_parallel_for(ctx, (int)nb * g->groups, (int)(((64 << 10) + block - 1) / block),
-                   tff_gemm_pack_task, (void*)&j);
+  tff_parallel_for(ctx, (int)nb * g->groups, tff_pack_grain(block), tff_gemm_pack_task,
+                   (void*)&j);
 }
 
 /* int8: init = bias − (z_x + the kernel's extra)·Σw per channel; `tmp` holds
