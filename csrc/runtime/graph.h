@@ -64,7 +64,6 @@ typedef struct tff_subgraph {
    * re-prepare, released at destroy. */
   char* region;
   size_t region_size, region_used;
-  size_t region_extra;        /* bytes beyond twice the model: constants DEQUANTIZE widens */
   int region_open;            /* 1 while allocate_subgraph prepares its steps */
   int region_tried;           /* the reservation was attempted (it may be NULL) */
 } tff_subgraph;

@@ -59,6 +59,8 @@ int tff_numerics_ref(const TfLiteContext* ctx) {
  * 2 MiB page, which costs more than a few 4 KiB faults. */
 enum { kRegionMin = 64 << 10 };
 
+static size_t converted_bytes(const tff_subgraph* sg); /* below, with prepare_steps */
+
 void* tff_persistent_alloc(TfLiteContext* ctx, size_t bytes) {
   tff_subgraph* sg = SG(ctx);
   if (bytes > SIZE_MAX / 2) return NULL;
@@ -66,11 +68,12 @@ void* tff_persistent_alloc(TfLiteContext* ctx, size_t bytes) {
   if (sg->region_open && bytes >= kRegionMin) {
     if (!sg->region_tried) {
       /* Packed weights are about the size of the weights: twice the model
-       * and a huge page leave room for padding; past that, the heap. */
-      const size_t m = sg->it->model_size;
+       * and a huge page leave room for padding, plus the constants DEQUANTIZE
+       * converts; past that, the heap. */
+      const size_t m = sg->it->model_size, extra = converted_bytes(sg);
       sg->region_tried = 1;
-      sg->region_size = m < SIZE_MAX / 4 && sg->region_extra < SIZE_MAX / 4
-                            ? 2 * m + sg->region_extra + TFF_RESERVE_ALIGN
+      sg->region_size = m < SIZE_MAX / 4 && extra < SIZE_MAX / 4
+                            ? 2 * m + extra + TFF_RESERVE_ALIGN
                             : 0;
       sg->region = sg->region_size ? (char*)tff_reserve(&sg->region_size) : NULL;
     }
@@ -718,6 +721,18 @@ static int deferrable(const tff_subgraph* sg, int ni) {
   return t >= 0 && sg->tensors[t].allocation_type == kTfLiteMmapRo;
 }
 
+/* Region room for the constants DEQUANTIZE converts: each one's float32
+ * output (resize_tensor puts it in the region) and its reader's packing. */
+static size_t converted_bytes(const tff_subgraph* sg) {
+  size_t bytes = 0;
+  for (int step = 0; step < sg->plan->size; ++step) {
+    const int ni = sg->plan->data[step];
+    if (deferrable(sg, ni) && bytes < SIZE_MAX / 16)
+      bytes += 8 * tff_num_elements(sg->tensors[sg->nodes[ni].inputs->data[0]].dims);
+  }
+  return bytes;
+}
+
 /* Prepares the steps in order up to the first one with a dynamic output
  * (lazy_from: the rest prepare at invoke), constant DEQUANTIZEs deferred to
  * their first reader among those. */
@@ -726,14 +741,6 @@ static tff_status prepare_steps(tff_subgraph* sg) {
   /* deferred[t]: 1 + the step of the deferred DEQUANTIZE writing tensor t. */
   int* deferred = (int*)calloc((size_t)sg->num_tensors + 1, sizeof(int));
   if (deferred == NULL) return TFF_STATUS_OUT_OF_MEMORY;
-  /* Room for each converted constant's float32 output (resize_tensor puts
-   * it in the region) and for its reader's packing of it. */
-  sg->region_extra = 0;
-  for (int step = 0; step < sg->plan->size; ++step) {
-    const int ni = sg->plan->data[step];
-    if (deferrable(sg, ni) && sg->region_extra < SIZE_MAX / 16)
-      sg->region_extra += 8 * tff_num_elements(sg->tensors[sg->nodes[ni].inputs->data[0]].dims);
-  }
   tff_status st = TFF_OK;
   for (int step = 0; step < sg->plan->size && st == TFF_OK; ++step) {
     const int ni = sg->plan->data[step];
