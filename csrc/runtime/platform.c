@@ -71,7 +71,6 @@ uint64_t tff_physical_memory(void) {
 }
 
 #else
-#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -84,31 +83,6 @@ uint64_t tff_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Models under 128 KiB are read into the heap instead: for them mmap, its
- * page faults and munmap cost more than the copy (seed_dense construction 24
- * -> 20 us). Past that the copy costs more, even on a first construction with
- * no kept mapping (below): transformer_block_float (538 KB) 1.75 -> 1.23 ms,
- * small_cnn_float (230 KB) 1.17 -> 0.89 ms (medians of 15 processes); again
- * 0.16 -> 0.13 ms and 0.07 -> 0.05 ms. okay_nabu (80 KB) is even either way.
- * 64-byte aligned as a mapping's start is, so the reader finds the same
- * alignments. */
-enum { kReadBelow = 128 << 10 };
-
-static void* read_whole(int fd, size_t n) {
-  char* p = (char*)tff_aligned_alloc(64, n);
-  size_t got = 0;
-  while (p != NULL && got < n) {
-    const ssize_t r = read(fd, p + got, n - got);
-    if (r > 0) {
-      got += (size_t)r;
-    } else if (r == 0 || errno != EINTR) { /* shrunk since fstat, or an error */
-      tff_aligned_free(p);
-      p = NULL;
-    }
-  }
-  return p;
-}
-
 /* A file mapping and the file it maps. The mapping of the last file mapped
  * is released into `kept_map` (up to TFF_RESERVE_KEEP bytes), and mapping
  * the same file again takes it back: mobilenet_v2_float's 14 MB cost ~0.6 ms
@@ -117,7 +91,10 @@ static void* read_whole(int fd, size_t n) {
  * and a kept mapping's pages are mapped already. The same device, inode and
  * size is the same file: the mapping holds the inode, so its number cannot
  * be reused meanwhile, and pages of a private mapping never written show
- * the file's current contents, as a new mapping would. */
+ * the file's current contents, as a new mapping would. Small files are
+ * mapped too: reading them copied the whole file on every construction, a
+ * kept mapping costs open and fstat (small_cnn_int16x8, 65 KB: construction
+ * 47 -> 40 us between LiteRT's, 22 -> 17 us alone). */
 typedef struct {
   void* p;
   size_t size;
@@ -160,7 +137,7 @@ int tff_map_file(const char* path, void** data, size_t* size) {
     return -1;
   }
   const size_t n = (size_t)st.st_size;
-  void* p = n <= kReadBelow ? read_whole(fd, n) : map_whole(fd, &st);
+  void* p = map_whole(fd, &st);
   close(fd);
   if (p == NULL) return -2;
   *data = p;
@@ -169,10 +146,6 @@ int tff_map_file(const char* path, void** data, size_t* size) {
 }
 
 void tff_unmap_file(void* data, size_t size) {
-  if (size <= kReadBelow) {
-    tff_aligned_free(data);
-    return;
-  }
   /* Taken out to be read (a concurrent map_whole may free what it swaps
    * out); another file's record goes back unless a newer one came. */
   file_map* m = atomic_exchange(&last_map, NULL);

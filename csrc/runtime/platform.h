@@ -11,10 +11,10 @@
 /* A monotonic clock in nanoseconds (profiling, the pool's spin budget). */
 uint64_t tff_now_ns(void);
 
-/* Maps the regular, non-empty file at `path` (UTF-8) read-only (POSIX reads
- * files of up to 1 MiB into the heap instead). Returns 0, or -1 when it
- * cannot be opened (missing, not a regular file, empty) and -2 when it
- * cannot be mapped or read. Released by tff_unmap_file with the same size. */
+/* Maps the regular, non-empty file at `path` (UTF-8) read-only. Returns 0,
+ * or -1 when it cannot be opened (missing, not a regular file, empty) and
+ * -2 when it cannot be mapped. Released by tff_unmap_file with the same
+ * size. */
 int tff_map_file(const char* path, void** data, size_t* size);
 void tff_unmap_file(void* data, size_t size);
 
