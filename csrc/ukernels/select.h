@@ -1,8 +1,9 @@
 /* A family with one kernel per ISA named <P>_ukernel__<isa> of function type
- * <P>_ukernel: the scalar twin, then the x86 ISAs this build has, each in a
- * config {fn, name, isa}. TFF_DECLARE_X86_FAMILY (in the family header)
- * declares the kernels, <P>_config, <P>_configs, <P>_num_configs and
- * <P>_select; TFF_DEFINE_X86_CONFIGS (in its config file) defines them. The
+ * <P>_ukernel: the scalar twin, then the ISAs this build has of sse41, avx2
+ * and neon, each in a config {fn, name, isa}. TFF_DECLARE_FAMILY (in the
+ * family header) declares the kernels, <P>_config, <P>_configs,
+ * <P>_num_configs and <P>_select; TFF_DEFINE_CONFIGS (in its config file)
+ * defines them. The
  * chosen kernel is the best ISA whose bits are all in isa_mask. A family
  * with other ISAs declares its kernels and TFF_DECLARE_CONFIGS, and defines
  * <P>_configs itself, then TFF_DEFINE_SELECT. A family whose configs carry
@@ -25,8 +26,8 @@
   extern const int P##_num_configs;                 \
   const P##_config* P##_select(uint32_t isa_mask);
 
-#define TFF_DECLARE_X86_FAMILY(P)                                         \
-  P##_ukernel P##_ukernel__scalar, P##_ukernel__sse41, P##_ukernel__avx2; \
+#define TFF_DECLARE_FAMILY(P)                                                                \
+  P##_ukernel P##_ukernel__scalar, P##_ukernel__sse41, P##_ukernel__avx2, P##_ukernel__neon; \
   TFF_DECLARE_CONFIGS(P)
 
 #define TFF_SELECT_ENTRY(P, ISA, BIT) {P##_ukernel__##ISA, #P "_ukernel__" #ISA, BIT},
@@ -40,6 +41,11 @@
 #else
 #define TFF_SELECT_AVX2(P)
 #endif
+#if TFF_BUILD_NEON
+#define TFF_SELECT_NEON(P) TFF_SELECT_ENTRY(P, neon, TFF_ISA_NEON)
+#else
+#define TFF_SELECT_NEON(P)
+#endif
 
 #define TFF_DEFINE_SELECT(P)                                                       \
   const int P##_num_configs = (int)(sizeof(P##_configs) / sizeof(P##_configs[0])); \
@@ -52,9 +58,10 @@
     return best;                                                                   \
   }
 
-#define TFF_DEFINE_X86_CONFIGS(P)                                               \
-  const P##_config P##_configs[] = {TFF_SELECT_ENTRY(P, scalar, TFF_ISA_SCALAR) \
-                                    TFF_SELECT_SSE41(P) TFF_SELECT_AVX2(P)};    \
+#define TFF_DEFINE_CONFIGS(P)                                                         \
+  const P##_config P##_configs[] = {TFF_SELECT_ENTRY(P, scalar, TFF_ISA_SCALAR)       \
+                                    TFF_SELECT_SSE41(P) TFF_SELECT_AVX2(P)            \
+                                    TFF_SELECT_NEON(P)};                              \
   TFF_DEFINE_SELECT(P)
 
 #endif /* TFF_UKERNELS_SELECT_H_ */

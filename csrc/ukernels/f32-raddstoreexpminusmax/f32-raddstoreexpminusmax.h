@@ -30,7 +30,7 @@
 
 typedef float tff_f32_raddstoreexpminusmax_ukernel(size_t n, const float* x, float max, float* y);
 typedef tff_f32_raddstoreexpminusmax_ukernel* tff_f32_raddstoreexpminusmax_fn;
-TFF_DECLARE_X86_FAMILY(tff_f32_raddstoreexpminusmax)
+TFF_DECLARE_FAMILY(tff_f32_raddstoreexpminusmax)
 
 /* The constants of XNNPACK's rr2_p5 exp. */
 #define TFF_EXP_LOG2E 0x1.715476p+0f

@@ -24,7 +24,7 @@
 
 typedef void tff_f32_rsum_ukernel(size_t n, const float* x, float scale, float* out);
 typedef tff_f32_rsum_ukernel* tff_f32_rsum_fn;
-TFF_DECLARE_X86_FAMILY(tff_f32_rsum)
+TFF_DECLARE_FAMILY(tff_f32_rsum)
 
 /* XNNPACK's horizontal sum of w = 8, 4 or 1 lanes: a[l] + a[l + w/2] while
  * w > 1 (its reduce_add: extractf128 + add, movehl + add, movehdup + add). */

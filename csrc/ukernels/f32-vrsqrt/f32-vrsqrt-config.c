@@ -1,4 +1,4 @@
 /* f32-vrsqrt: the kernels this build has, and their selection. */
 #include "f32-vrsqrt.h"
 
-TFF_DEFINE_X86_CONFIGS(tff_f32_vrsqrt)
+TFF_DEFINE_CONFIGS(tff_f32_vrsqrt)

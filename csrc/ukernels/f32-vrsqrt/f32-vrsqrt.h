@@ -25,7 +25,7 @@
 
 typedef void tff_f32_vrsqrt_ukernel(size_t n, const float* x, float* y);
 typedef tff_f32_vrsqrt_ukernel* tff_f32_vrsqrt_fn;
-TFF_DECLARE_X86_FAMILY(tff_f32_vrsqrt)
+TFF_DECLARE_FAMILY(tff_f32_vrsqrt)
 
 /* The Newton step above from y0 = 1/sqrtf(x), every operation flushed (the
  * scalar twin; SQRT's x·rsqrt(x) uses it too). */
