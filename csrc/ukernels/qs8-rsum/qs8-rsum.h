@@ -10,7 +10,8 @@
 #include "ukernels/select.h"
 
 typedef void tff_qs8_rsum_ukernel(size_t n, size_t k, const int8_t* w, int32_t* sums);
-tff_qs8_rsum_ukernel tff_qs8_rsum_ukernel__scalar, tff_qs8_rsum_ukernel__sse41;
+tff_qs8_rsum_ukernel tff_qs8_rsum_ukernel__scalar, tff_qs8_rsum_ukernel__sse41,
+    tff_qs8_rsum_ukernel__neon;
 
 /* tff_qs8_rsum_config {fn, name, isa}, the configs this build has, and
  * tff_qs8_rsum_select: the kernel of the best ISA in isa_mask. */
