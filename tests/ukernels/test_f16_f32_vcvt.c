@@ -1,8 +1,10 @@
 /* f16-f32-vcvt kernels: the bits of the scalar twin for every binary16
  * (signalling NaNs, subnormals, infinities), at every start and length up
- * to 40 (each tail and NaN fallback block), with a guard after y; on x86
- * again with MXCSR's DAZ and FTZ set, which must not move a bit. The scalar
- * twin itself against the bit formula: sign, exponent rebias, m·2^-24. */
+ * to 40 (each tail and NaN fallback block), with a guard after y; again
+ * with the FP control's flush-to-zero modes set (x86: MXCSR's DAZ and FTZ;
+ * ARM: FZ, FZ16 on aarch64, and default NaN), which must not move a bit.
+ * The scalar twin itself against the bit formula: sign, exponent rebias,
+ * m·2^-24. */
 #include <math.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -11,6 +13,32 @@
 
 #include "ukernel_test.h"
 #include "ukernels/f16-f32-vcvt/f16-f32-vcvt.h"
+
+/* The FP control word, and the bits of its flush (and default-NaN) modes. */
+#if defined(__x86_64__) || defined(__i386__)
+#define FLUSH_BITS 0x8040u
+#define FLUSH_NAME " (DAZ/FTZ)"
+static uint64_t get_fp_ctrl(void) { return _mm_getcsr(); }
+static void set_fp_ctrl(uint64_t v) { _mm_setcsr((unsigned)v); }
+#elif defined(__aarch64__)
+#define FLUSH_BITS ((1u << 25) | (1u << 24) | (1u << 19))
+#define FLUSH_NAME " (DN/FZ/FZ16)"
+static uint64_t get_fp_ctrl(void) {
+  uint64_t v;
+  __asm__ volatile("mrs %0, fpcr" : "=r"(v));
+  return v;
+}
+static void set_fp_ctrl(uint64_t v) { __asm__ volatile("msr fpcr, %0" : : "r"(v)); }
+#elif defined(__arm__)
+#define FLUSH_BITS ((1u << 25) | (1u << 24))
+#define FLUSH_NAME " (DN/FZ)"
+static uint64_t get_fp_ctrl(void) {
+  uint32_t v;
+  __asm__ volatile("vmrs %0, fpscr" : "=r"(v));
+  return v;
+}
+static void set_fp_ctrl(uint64_t v) { __asm__ volatile("vmsr fpscr, %0" : : "r"((uint32_t)v)); }
+#endif
 
 static uint32_t bits_of(float f) {
   uint32_t b;
@@ -30,7 +58,7 @@ static uint16_t all[65536];
 static float want[65536], got[65536 + 1];
 
 static int check(const tff_f16_f32_vcvt_config* cfg, const char* how) {
-  for (size_t n = 1; n <= 40; ++n)
+  for (size_t n = 0; n <= 40; ++n)
     for (size_t s = 0; s + n <= 65536; s += 997 + n) {
       got[s + n] = 12345.0f;
       cfg->fn(n, all + s, got + s);
@@ -69,11 +97,11 @@ int main(void) {
     const tff_f16_f32_vcvt_config* cfg = &tff_f16_f32_vcvt_configs[ci];
     if (!isa_runs(cfg->isa, cfg->name)) continue;
     int bad = check(cfg, "");
-#if defined(__x86_64__) || defined(__i386__)
-    const unsigned csr = _mm_getcsr();
-    _mm_setcsr(csr | 0x8040u); /* FTZ, DAZ */
-    bad = bad || check(cfg, " (DAZ/FTZ)");
-    _mm_setcsr(csr);
+#ifdef FLUSH_BITS
+    const uint64_t ctrl = get_fp_ctrl();
+    set_fp_ctrl(ctrl | FLUSH_BITS);
+    bad = bad || check(cfg, FLUSH_NAME);
+    set_fp_ctrl(ctrl);
 #endif
     if (!bad) printf("PASS %s (65536 patterns)\n", cfg->name);
     failed += bad;

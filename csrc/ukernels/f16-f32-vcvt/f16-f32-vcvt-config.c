@@ -4,5 +4,6 @@
 
 const tff_f16_f32_vcvt_config tff_f16_f32_vcvt_configs[] = {
     TFF_SELECT_ENTRY(tff_f16_f32_vcvt, scalar, TFF_ISA_SCALAR)
-    TFF_SELECT_AVX2(tff_f16_f32_vcvt)};
+    TFF_SELECT_AVX2(tff_f16_f32_vcvt)
+    TFF_SELECT_NEON(tff_f16_f32_vcvt)};
 TFF_DEFINE_SELECT(tff_f16_f32_vcvt)
