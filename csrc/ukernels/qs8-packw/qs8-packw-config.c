@@ -9,5 +9,8 @@ const tff_qs8_packw_config tff_qs8_packw_configs[] = {
 #if TFF_BUILD_AVX2
     {tff_qs8_packw_ukernel_x16__avx2, "tff_qs8_packw_ukernel_x16__avx2", TFF_ISA_AVX2},
 #endif
+#if TFF_BUILD_NEON
+    {tff_qs8_packw_ukernel_x16__neon, "tff_qs8_packw_ukernel_x16__neon", TFF_ISA_NEON},
+#endif
 };
 TFF_DEFINE_SELECT(tff_qs8_packw)

@@ -24,17 +24,19 @@
 #include "qs8-packw-tile.h"
 
 /* Blocks of 32 taps, then one of 16 when that many are left. */
-static inline size_t full(size_t k, const int8_t* w, int8_t* packed, __m128i* acc) {
+static inline size_t full(size_t k, const int8_t* w, int8_t* packed, uint32_t* s) {
   __m256i acc32[16];
   for (int j = 0; j < 16; ++j) acc32[j] = _mm256_setzero_si256();
   size_t i = 0;
   for (; k - i >= 32; i += 32) tile32(w + i, k, packed + i * 16, acc32);
+  __m128i acc[16];
   for (int j = 0; j < 16; ++j)
     acc[j] = _mm_add_epi64(_mm256_castsi256_si128(acc32[j]), _mm256_extracti128_si256(acc32[j], 1));
   if (k - i >= 16) {
     tff_qs8_packw_tile16(w + i, k, packed + i * 16, acc);
     i += 16;
   }
+  tff_qs8_packw_sums16(acc, i, s);
   return i;
 }
 

@@ -3,9 +3,12 @@
  * tff_qs8_packw_taps. */
 #include "qs8-packw-tile16.h"
 
-static inline size_t full(size_t k, const int8_t* w, int8_t* packed, __m128i* acc) {
+static inline size_t full(size_t k, const int8_t* w, int8_t* packed, uint32_t* s) {
+  __m128i acc[16];
+  for (int j = 0; j < 16; ++j) acc[j] = _mm_setzero_si128();
   size_t i = 0;
   for (; k - i >= 16; i += 16) tff_qs8_packw_tile16(w + i, k, packed + i * 16, acc);
+  tff_qs8_packw_sums16(acc, i, s);
   return i;
 }
 
