@@ -1,20 +1,11 @@
 /* f32-vbinary, 4 lanes. The clamp is compare-and-select: vmaxq/vminq would
  * turn -0.0 into +0.0 against a 0 bound, which the scalar clamp keeps. */
-#include <arm_neon.h>
+#include "ukernels/simd/f32-neon.h"
 
 static inline float32x4_t tff_neon_clamp(float32x4_t v, float32x4_t lo, float32x4_t hi) {
   v = vbslq_f32(vcltq_f32(v, lo), lo, v);
   return vbslq_f32(vcgtq_f32(v, hi), hi, v);
 }
 
-#define TFF_ISA neon
-#define TFF_W 4
-#define TFF_V float32x4_t
-#define TFF_LOAD(p) vld1q_f32(p)
-#define TFF_STORE(p, v) vst1q_f32((p), (v))
-#define TFF_SPLAT(x) vdupq_n_f32(x)
-#define TFF_ADD vaddq_f32
-#define TFF_SUB vsubq_f32
-#define TFF_MUL vmulq_f32
 #define TFF_CLAMP(v, lo, hi) tff_neon_clamp((v), (lo), (hi))
 #include "f32-vbinary-impl.h"
