@@ -1,6 +1,7 @@
 /* f32-rsum kernels against a lane-by-lane model of XNNPACK's order for their
- * ISA (xnn_order.h), bit for bit, over lengths around the 4W blocks, single
- * vectors and tails, with an accumulated *out and a guard after it. */
+ * ISA (xnn_order.h), bit for bit, over every length to 4W + 3 and longer
+ * ones from every alignment (NaN around x, ukernel_test.h), with an
+ * accumulated *out and a guard after it. */
 #include <math.h>
 #include <string.h>
 
@@ -26,29 +27,28 @@ static float model(size_t n, const float* x, int w, int tail) {
 
 int main(void) {
   int failed = 0;
-  const size_t ns[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 40, 63, 64, 65, 127,
-                       128, 129, 1000};
   for (int ci = 0; ci < tff_f32_rsum_num_configs; ++ci) {
     const tff_f32_rsum_config* cfg = &tff_f32_rsum_configs[ci];
     if (!isa_runs(cfg->isa, cfg->name)) continue;
     const int w = xnn_lanes(cfg->isa);
     const int tl = cfg->isa == TFF_ISA_SSE41 ? XNN_TAIL_LANE0 : XNN_TAIL_LANES;
     int cases = 0, bad = 0;
-    for (size_t ni = 0; ni < sizeof(ns) / sizeof(ns[0]) && !bad; ++ni) {
-      const size_t n = ns[ni];
-      float* x = malloc(n * sizeof(float));
-      for (size_t q = 0; q < n; ++q) x[q] = (rnd_unit() - 0.5f) * (float)(1 + q % 7) * 100.0f;
-      const float scale = 1.0f / (float)n, start = 0.25f;
-      const float want = start + model(n, x, w, tl) * scale;
-      float got[2] = {start, 12345.0f};
-      cfg->fn(n, x, scale, got);
-      if (memcmp(&got[0], &want, sizeof(float)) != 0 || got[1] != 12345.0f) {
-        printf("FAIL %s: n=%zu: got %.9g want %.9g (guard %g)\n", cfg->name, n, got[0], want,
-               got[1]);
-        bad = 1;
+    for (int ni = 0; ni < TEST_NUM_NS && !bad; ++ni) {
+      for (size_t off = 0; off < 4 && !bad; ++off, ++cases) {
+        const size_t n = test_n(ni);
+        float* x = fenced(n, off, NAN);
+        for (size_t q = 0; q < n; ++q) x[q] = (rnd_unit() - 0.5f) * (float)(1 + q % 7) * 100.0f;
+        const float scale = n ? 1.0f / (float)n : 0.5f, start = 0.25f;
+        const float want = start + model(n, x, w, tl) * scale;
+        float got[2] = {start, 12345.0f};
+        cfg->fn(n, x, scale, got);
+        if (memcmp(&got[0], &want, sizeof(float)) != 0 || got[1] != 12345.0f) {
+          printf("FAIL %s: n=%zu off=%zu: got %.9g want %.9g (guard %g)\n", cfg->name, n, off,
+                 got[0], want, got[1]);
+          bad = 1;
+        }
+        fenced_free(x, off);
       }
-      free(x);
-      ++cases;
     }
     if (!bad) printf("PASS %s (%d cases)\n", cfg->name, cases);
     failed += bad;

@@ -6,9 +6,11 @@
 #ifndef TFF_TESTS_UKERNEL_TEST_H_
 #define TFF_TESTS_UKERNEL_TEST_H_
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cpu/cpu.h"
 
@@ -46,5 +48,30 @@ static inline void direct_row_sums(size_t n, size_t k, const int8_t* w, int32_t*
 
 #define GUARD 0x5a
 #define GUARD_BYTES 16
+
+/* The lengths of the float vector tests: every n up to 4W + 3 of the widest
+ * kernel (avx2, W = 8), so each count of 4W blocks, single vectors and tail
+ * elements runs for every W, then longer runs. */
+enum { TEST_SHORT_NS = 4 * 8 + 4, TEST_NUM_NS = TEST_SHORT_NS + 8 };
+static inline size_t test_n(int i) {
+  static const size_t longer[] = {40, 63, 64, 65, 127, 128, 129, 1000};
+  return i < TEST_SHORT_NS ? (size_t)i : longer[i - TEST_SHORT_NS];
+}
+
+/* n floats at `off` (0..3: every alignment) after one value f, with f in
+ * the gap before them and after them. As an input, f = NaN turns a result
+ * NaN when a kernel reads outside [0, n) (the qemu runs have no ASan); as
+ * an output, a fence that still holds f says nothing was written outside. */
+static inline float* fenced(size_t n, size_t off, float f) {
+  float* b = malloc((off + n + 2) * sizeof(float));
+  for (size_t i = 0; i < off + n + 2; ++i) b[i] = f;
+  return b + 1 + off;
+}
+static inline int fence_holds(const float* p, size_t n, size_t off, float f) {
+  for (size_t i = 1; i <= off + 1; ++i)
+    if (memcmp(p - i, &f, sizeof(f)) != 0) return 0;
+  return memcmp(p + n, &f, sizeof(f)) == 0;
+}
+static inline void fenced_free(float* p, size_t off) { free(p - 1 - off); }
 
 #endif /* TFF_TESTS_UKERNEL_TEST_H_ */

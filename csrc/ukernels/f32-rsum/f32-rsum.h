@@ -12,8 +12,10 @@
  * avx2 path. On AVX-512 XNNPACK picks its avx512f u32_acc2 kernel, which it
  * keeps consistent with avx: our avx512 float path is out of dispatch
  * (cpu.c), so such a CPU runs the avx2 kernel, the same bits.
- * XNNPACK has a neon u16_acc4 kernel (W = 4, tail in lanes); ARM builds run
- * the scalar twin here, within float tolerance of it. */
+ * The neon kernel (armv7 and aarch64) runs this order at W = 4, the tail in
+ * lanes, under ARM's FZ. XNNPACK's neon kernels order their sum otherwise
+ * (single vectors after the accumulators are added up, the tail after a
+ * first fold), so ARM is within float tolerance of XNNPACK there. */
 #ifndef TFF_UKERNELS_F32_RSUM_H_
 #define TFF_UKERNELS_F32_RSUM_H_
 
