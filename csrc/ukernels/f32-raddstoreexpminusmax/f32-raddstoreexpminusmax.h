@@ -16,8 +16,10 @@
  * the lanes folded in halves. So the bits depend on the ISA as XNNPACK's
  * do. On AVX-512 XNNPACK picks avx512f u64_acc2 (W = 16): our avx512 float
  * path is out of dispatch (cpu.c), so an AVX-512 CPU runs the avx2 kernel,
- * within float tolerance of AUTO there. XNNPACK's ARM kernel is a different
- * method (neonfma rr1_lut64_p2); ARM runs the scalar twin here. */
+ * within float tolerance of AUTO there. The neon kernel (armv7 and aarch64)
+ * is the sse41 one at W = 4 with the tail in lanes, under ARM's FZ; XNNPACK's
+ * ARM kernel is a different method (neonfma rr1_lut64_p2), within float
+ * tolerance. */
 #ifndef TFF_UKERNELS_F32_RADDSTOREEXPMINUSMAX_H_
 #define TFF_UKERNELS_F32_RADDSTOREEXPMINUSMAX_H_
 
