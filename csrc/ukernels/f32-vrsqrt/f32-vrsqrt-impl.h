@@ -1,11 +1,9 @@
-/* The body of the x86 f32-vrsqrt kernels: TFF_W lanes with MXCSR's FTZ and
- * DAZ set for the call (ukernels/ftz.h); the
- * last n mod TFF_W elements go through the same vector step from a padded
- * copy, so every result comes from the instruction's estimate. Before
- * including, include a ukernels/simd header, then define TFF_RSQRT and
+/* The body of the SIMD f32-vrsqrt kernels: TFF_W lanes with denormals
+ * flushed for the call (ukernels/ftz.h); the last n mod TFF_W elements go
+ * through the same vector step from a padded copy, so every result comes
+ * from the same y0. Before including, include a ukernels/simd header, then
+ * define TFF_RSQRT (y0: the instruction's estimate on x86) and
  * TFF_ANDNOT_EQ(a, b, v) (v where a != b, else +0). */
-#include <immintrin.h>
-
 #include "f32-vrsqrt.h"
 
 #define TFF_CAT2(a, b) a##b

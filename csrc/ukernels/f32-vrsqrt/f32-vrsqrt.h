@@ -10,8 +10,9 @@
  * y0 = 1/sqrtf(x), which moves about a quarter of the results by an ulp.
  * XNNPACK's avx512f kernel (VRSQRT14PS, a different estimate) is not matched:
  * our avx512 float path is out of dispatch (cpu.c), so an AVX-512 CPU runs
- * the avx2 kernel here, within float tolerance of AUTO there. XNNPACK's neon
- * kernel (VRSQRTE, two steps) has no twin here: ARM runs the scalar one. */
+ * the avx2 kernel here, within float tolerance of AUTO there. The neon kernel
+ * computes the scalar twin's bits (its y0, its step, FZ set), not those of
+ * XNNPACK's neon kernel (VRSQRTE, two steps), within float tolerance. */
 #ifndef TFF_UKERNELS_F32_VRSQRT_H_
 #define TFF_UKERNELS_F32_VRSQRT_H_
 
