@@ -33,6 +33,7 @@ FAMILIES = [
     ("test_f32_raddstoreexpminusmax.c", "csrc/ukernels/f32-raddstoreexpminusmax"),
     ("test_f32_vrsqrt.c", "csrc/ukernels/f32-vrsqrt"),
     ("test_f16_f32_vcvt.c", "csrc/ukernels/f16-f32-vcvt"),
+    ("test_qs8_requantization.c", "csrc/ukernels/qs8-requantization"),
 ]
 
 ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpu/portable.h"
+#include "ukernels/qs8-requantization/qs8-requantization.h"
 #include "tflite_fast/builtin_op_data.h"
 #include "tflite_fast/common.h"
 
@@ -128,40 +129,9 @@ static inline const TfLiteAffineQuantization* tff_affine(const TfLiteTensor* t) 
 /* d ≈ M·2^(shift−31), M in [2^30, 2^31); (0,0) for d == 0 or tiny d. */
 void tff_quantize_multiplier(double d, int32_t* multiplier, int* shift);
 
-/* SaturatingRoundingDoublingHighMul: round(a·b/2^31), ties away from zero. */
-static inline int32_t tff_srdhm(int32_t a, int32_t b) {
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-  const int64_t p = (int64_t)a * (int64_t)b;
-  const int64_t nudge = p >= 0 ? (1LL << 30) : (1 - (1LL << 30));
-  return (int32_t)((p + nudge) / (1LL << 31));
-}
-
-/* RoundingDivideByPOT: round(x/2^k), ties away from zero; 0 <= k <= 31. */
-static inline int32_t tff_rdbpot(int32_t x, int k) {
-  const int32_t mask = (int32_t)((1LL << k) - 1);
-  const int32_t rem = x & mask;
-  const int32_t thr = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> k) + (rem > thr ? 1 : 0);
-}
-
-/* MultiplyByQuantizedMultiplier, TFLite reference (double rounding). */
-static inline int32_t tff_mbqm(int32_t x, int32_t multiplier, int shift) {
-  const int left = shift > 0 ? shift : 0;
-  const int right = shift > 0 ? 0 : -shift;
-  return tff_rdbpot(tff_srdhm((int32_t)((uint32_t)x << left), multiplier), right);
-}
-
-/* XNNPACK fp32 requantization: round-to-nearest-even of acc·scale, clamped
- * in float before rounding, plus the zero point. No FMA contraction: the
- * product is rounded to float32 on its own (docs/numerics.md §1.14). */
-static inline int32_t tff_requant_fp32(int32_t acc, float scale, float min_less_zp,
-                                       float max_less_zp, int32_t zp) {
-  volatile float v = (float)acc * scale;
-  float f = v;
-  f = f < min_less_zp ? min_less_zp : f;
-  f = f > max_less_zp ? max_less_zp : f;
-  return (int32_t)lrintf(f) + zp;
-}
+/* tff_srdhm, tff_rdbpot, tff_mbqm (MultiplyByQuantizedMultiplier) and
+ * tff_requant_fp32 (XNNPACK's fp32 scheme) are the qs8-requantization
+ * family's scalar twin, included above. */
 
 /* ---- activation bounds ---- */
 void tff_act_range_float(TfLiteFusedActivation act, float* lo, float* hi);
