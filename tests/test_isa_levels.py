@@ -27,6 +27,7 @@ CASES = [
     ("small_cnn_float", "default"),
     ("small_cnn_float", "ref"),
     ("kws_dscnn_int8", "default"),
+    ("kws_dscnn_int8", "ref"),
     ("kws_dscnn_float", "default"),
     ("seed_dense_int8", "default"),
     ("seed_dense_float", "default"),

@@ -26,6 +26,7 @@
 #define TFLITE_FAST_OPS_CONV_COMMON_H_
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cpu/cpu.h"
@@ -34,6 +35,7 @@
 #include "ukernels/f32-gemm/f32-gemm.h"
 #include "ukernels/qs8-packw/qs8-packw.h"
 #include "ukernels/qs8-qc8w-gemm/qs8-qc8w-gemm.h"
+#include "ukernels/qs8-requantization/qs8-requantization.h"
 #include "ukernels/qs8-rsum/qs8-rsum.h"
 
 typedef enum { TFF_CONV_FLOAT, TFF_CONV_INT8, TFF_CONV_HYBRID } tff_conv_kind;
@@ -215,6 +217,20 @@ typedef struct {
   int32_t* shift; /* MBQM */
   int32_t zp, lo, hi;
   float lo_less_zp, hi_less_zp;
+  /* The qs8-requantization kernel of `scheme` chosen at prepare, its
+   * parameters (pointing into mem) and name. */
+  union {
+    tff_qs8_requantize_fp32_ukernel* fp32;
+    tff_qs8_requantize_gemmlowp_ukernel* gemmlowp;
+    tff_qs8_requantize_double_ukernel* dbl;
+  } fn;
+  union {
+    tff_qs8_requantize_fp32_params fp32;
+    tff_qs8_requantize_gemmlowp_params gemmlowp;
+    tff_qs8_requantize_double_params dbl;
+  } p;
+  const char* kernel;
+  char label[128]; /* tff_requant_label */
 } tff_requant;
 
 static inline void tff_requant_free(tff_requant* rq) {
@@ -256,40 +272,48 @@ static inline TfLiteStatus tff_requant_prepare(TfLiteContext* ctx, const char* o
       }
     }
   }
+  const uint32_t isa = tff_cpu_effective();
   if (scheme == TFF_RQ_FP32) {
     tff_act_range_quant_xnn(act, sy, rq->zp, -128, 127, &rq->lo, &rq->hi);
     rq->lo_less_zp = (float)(rq->lo - rq->zp);
     rq->hi_less_zp = (float)(rq->hi - rq->zp);
+    const tff_qs8_requantize_fp32_config* k = tff_qs8_requantize_fp32_select(isa);
+    rq->fn.fp32 = k->fn;
+    rq->kernel = k->name;
+    rq->p.fp32 = (tff_qs8_requantize_fp32_params){rq->scale, rq->lo_less_zp, rq->hi_less_zp,
+                                                  rq->zp};
     return kTfLiteOk;
   }
-  return tff_act_range_quant(ctx, act, out, &rq->lo, &rq->hi);
+  TF_LITE_ENSURE_OK(ctx, tff_act_range_quant(ctx, act, out, &rq->lo, &rq->hi));
+  if (scheme == TFF_RQ_MBQM) {
+    const tff_qs8_requantize_gemmlowp_config* k = tff_qs8_requantize_gemmlowp_select(isa);
+    rq->fn.gemmlowp = k->fn;
+    rq->kernel = k->name;
+    rq->p.gemmlowp = (tff_qs8_requantize_gemmlowp_params){rq->mult, rq->shift, rq->zp, rq->lo,
+                                                          rq->hi};
+  } else {
+    const tff_qs8_requantize_double_config* k = tff_qs8_requantize_double_select(isa);
+    rq->fn.dbl = k->fn;
+    rq->kernel = k->name;
+    rq->p.dbl = (tff_qs8_requantize_double_params){rq->dscale, rq->zp, rq->lo, rq->hi};
+  }
+  return kTfLiteOk;
 }
 
-/* out[c] = requantized acc[c] for c < n. */
+/* "<base> + <the requantization kernel>", kept in rq: the kernel name of a
+ * portable int8 path (after tff_requant_prepare). */
+static inline const char* tff_requant_label(tff_requant* rq, const char* base) {
+  snprintf(rq->label, sizeof(rq->label), "%s + %s", base, rq->kernel);
+  return rq->label;
+}
+
+/* out[c] = requantized acc[c] for c < n, by the kernel prepare chose. */
 static inline void tff_requant_row(const tff_requant* rq, const int32_t* acc, int n,
                                    int8_t* out) {
   switch (rq->scheme) {
-    case TFF_RQ_FP32:
-      for (int c = 0; c < n; ++c)
-        out[c] = (int8_t)tff_requant_fp32(acc[c], rq->scale[c], rq->lo_less_zp, rq->hi_less_zp,
-                                          rq->zp);
-      break;
-    case TFF_RQ_MBQM:
-      for (int c = 0; c < n; ++c) {
-        int32_t v = tff_mbqm(acc[c], rq->mult[c], rq->shift[c]) + rq->zp;
-        v = v < rq->lo ? rq->lo : (v > rq->hi ? rq->hi : v);
-        out[c] = (int8_t)v;
-      }
-      break;
-    case TFF_RQ_DOUBLE:
-      for (int c = 0; c < n; ++c) {
-        double r = round((double)acc[c] * rq->dscale[c]);
-        r = r > 1e9 ? 1e9 : (r >= -1e9 ? r : -1e9); /* keeps the cast defined */
-        int32_t v = (int32_t)r + rq->zp;
-        v = v < rq->lo ? rq->lo : (v > rq->hi ? rq->hi : v);
-        out[c] = (int8_t)v;
-      }
-      break;
+    case TFF_RQ_FP32: rq->fn.fp32((size_t)n, acc, out, &rq->p.fp32); break;
+    case TFF_RQ_MBQM: rq->fn.gemmlowp((size_t)n, acc, out, &rq->p.gemmlowp); break;
+    case TFF_RQ_DOUBLE: rq->fn.dbl((size_t)n, acc, out, &rq->p.dbl); break;
   }
 }
 

@@ -140,7 +140,9 @@ static void prepare_col(OpData* d) {
  * f32 NULL. */
 static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteTensor* in,
                                     const TfLiteTensor* filter, const TfLiteTensor* bias) {
-  d->kernel = d->kind == TFF_CONV_HYBRID ? "depthwise_hybrid_portable" : "depthwise_portable";
+  d->kernel = d->kind == TFF_CONV_HYBRID ? "depthwise_hybrid_portable"
+              : d->kind == TFF_CONV_INT8  ? tff_requant_label(&d->rq, "depthwise_portable")
+                                          : "depthwise_portable";
   const size_t taps = (size_t)d->g.k_h * d->g.k_w, c = (size_t)d->cout;
   const int fits = d->mult == 1 && constant_or_absent(filter) && constant_or_absent(bias);
   if (fits && d->kind == TFF_CONV_INT8 && d->rq.scheme == TFF_RQ_FP32) {

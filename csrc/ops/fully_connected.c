@@ -135,6 +135,7 @@ static TfLiteStatus prepare(TfLiteContext* ctx, TfLiteNode* node) {
       TF_LITE_ENSURE_OK(ctx, tff_requant_prepare(ctx, OP, &d->rq,
                                                  ref ? TFF_RQ_DOUBLE : TFF_RQ_FP32, d->n, in,
                                                  scales, d->per_channel, out, p->activation));
+      tff_requant_label(&d->rq, "tff_igemm_s8 (portable)");
     } else {
       const int n = d->per_channel ? d->n : 1;
       d->wscales = malloc((size_t)n * sizeof(float));
@@ -250,7 +251,8 @@ static const char* kernel_name(const TfLiteContext* ctx, const TfLiteNode* node)
   (void)ctx;
   const OpData* d = (const OpData*)node->user_data;
   if (d->int16) return "fully connected 16x8 (portable reference)";
-  return d->use_gemm ? tff_gemm_name(&d->gemm) : "tff_igemm_s8 (portable)";
+  if (d->use_gemm) return tff_gemm_name(&d->gemm);
+  return d->kind == TFF_CONV_INT8 ? d->rq.label : "tff_igemm_s8 (portable)";
 }
 
 const TfLiteRegistration* tff_register_FULLY_CONNECTED(void) {
