@@ -5,7 +5,7 @@
  *    x << left (sllv); srdhm as floor((x·m + 2^30) / 2^31) from
  *    _mm256_mul_epi32 on even and odd lanes; tff_rdbpot's mask/threshold
  *    with srav.
- *  double: 4 lanes of f64 twice, rounded as in SSE4.1. */
+ *  double: 4 lanes of f64 twice (qs8-requantization-double-x86.h). */
 #include <immintrin.h>
 
 #include "qs8-requantization.h"
@@ -64,19 +64,15 @@ static inline void gemmlowp8(const int32_t* acc, int8_t* out,
 }
 TFF_QS8_REQUANTIZE_KERNEL(gemmlowp, avx2, 8, gemmlowp8)
 
+#define TFF_VD __m256d
+#define TFF_PD(op) _mm256_##op
+#define TFF_GE_PD(a, b) _mm256_cmp_pd((a), (b), _CMP_GE_OQ)
+#include "qs8-requantization-double-x86.h"
+
 /* round(f64(acc[0..3])·scale[0..3]) bounded to ±1e9. */
 static inline __m128i double4(const int32_t* acc, const double* scale) {
-  const __m256d x = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i*)acc)),
-                                  _mm256_loadu_pd(scale));
-  const __m256d sign = _mm256_set1_pd(-0.0);
-  const __m256d ax = _mm256_andnot_pd(sign, x);
-  const __m256d t = _mm256_round_pd(ax, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  const __m256d up = _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(ax, t), _mm256_set1_pd(0.5),
-                                                 _CMP_GE_OQ),
-                                   _mm256_set1_pd(1.0));
-  __m256d r = _mm256_or_pd(_mm256_add_pd(t, up), _mm256_and_pd(sign, x));
-  r = _mm256_max_pd(_mm256_min_pd(r, _mm256_set1_pd(1e9)), _mm256_set1_pd(-1e9));
-  return _mm256_cvttpd_epi32(r);
+  return _mm256_cvttpd_epi32(tff_round_away_bounded(_mm256_mul_pd(
+      _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i*)acc)), _mm256_loadu_pd(scale))));
 }
 
 static inline void double8(const int32_t* acc, int8_t* out,

@@ -9,8 +9,7 @@
  *    rounding right shift by k >= 1 is that same step on (q − [q<0]) and
  *    2^(31−k): floor(((q − [q<0])·2^(31−k) + 2^30) / 2^31)
  *    = floor((q + 2^(k−1) − [q<0]) / 2^k), which is tff_rdbpot.
- *  double: 2 lanes of f64, round half away from zero as trunc(|x|) plus 1
- *    when |x| − trunc(|x|) >= 0.5 (both exact), the sign put back. */
+ *  double: 2 lanes of f64, rounded by qs8-requantization-double-x86.h. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -86,18 +85,15 @@ static inline void gemmlowp8(const int32_t* acc, int8_t* out,
 }
 TFF_QS8_REQUANTIZE_KERNEL(gemmlowp, sse41, 8, gemmlowp8)
 
+#define TFF_VD __m128d
+#define TFF_PD(op) _mm_##op
+#define TFF_GE_PD(a, b) _mm_cmpge_pd((a), (b))
+#include "qs8-requantization-double-x86.h"
+
 /* round(f64(acc[0..1])·scale[0..1]) bounded to ±1e9, in the low 2 lanes. */
 static inline __m128i double2(const int32_t* acc, const double* scale) {
-  const __m128i a = _mm_loadl_epi64((const __m128i*)acc);
-  const __m128d x = _mm_mul_pd(_mm_cvtepi32_pd(a), _mm_loadu_pd(scale));
-  const __m128d sign = _mm_set1_pd(-0.0);
-  const __m128d ax = _mm_andnot_pd(sign, x);
-  const __m128d t = _mm_round_pd(ax, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  const __m128d up = _mm_and_pd(_mm_cmpge_pd(_mm_sub_pd(ax, t), _mm_set1_pd(0.5)),
-                                _mm_set1_pd(1.0));
-  __m128d r = _mm_or_pd(_mm_add_pd(t, up), _mm_and_pd(sign, x));
-  r = _mm_max_pd(_mm_min_pd(r, _mm_set1_pd(1e9)), _mm_set1_pd(-1e9));
-  return _mm_cvttpd_epi32(r);
+  return _mm_cvttpd_epi32(tff_round_away_bounded(
+      _mm_mul_pd(_mm_cvtepi32_pd(_mm_loadl_epi64((const __m128i*)acc)), _mm_loadu_pd(scale))));
 }
 
 static inline void double4(const int32_t* acc, int8_t* out,
