@@ -34,6 +34,10 @@ FAMILIES = [
     ("test_f32_vrsqrt.c", "csrc/ukernels/f32-vrsqrt"),
     ("test_f16_f32_vcvt.c", "csrc/ukernels/f16-f32-vcvt"),
     ("test_qs8_requantization.c", "csrc/ukernels/qs8-requantization"),
+    ("test_f32_maxpool.c", "csrc/ukernels/f32-maxpool"),
+    ("test_f32_avgpool.c", "csrc/ukernels/f32-avgpool"),
+    ("test_qs8_maxpool.c", "csrc/ukernels/qs8-maxpool"),
+    ("test_qs8_avgpool.c", "csrc/ukernels/qs8-avgpool"),
 ]
 
 ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")

@@ -11,3 +11,7 @@
 #define TFF_ADD _mm256_add_ps
 #define TFF_SUB _mm256_sub_ps
 #define TFF_MUL _mm256_mul_ps
+#define TFF_DIV _mm256_div_ps
+/* as the sse41 ones: y when either is NaN */
+#define TFF_MAX _mm256_max_ps
+#define TFF_MIN _mm256_min_ps

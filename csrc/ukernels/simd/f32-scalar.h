@@ -9,3 +9,7 @@
 #define TFF_ADD(x, y) ((x) + (y))
 #define TFF_SUB(x, y) ((x) - (y))
 #define TFF_MUL(x, y) ((x) * (y))
+#define TFF_DIV(x, y) ((x) / (y))
+/* x > y ? x : y and x < y ? x : y: y when either is NaN */
+#define TFF_MAX(x, y) ((x) > (y) ? (x) : (y))
+#define TFF_MIN(x, y) ((x) < (y) ? (x) : (y))

@@ -11,3 +11,7 @@
 #define TFF_ADD _mm_add_ps
 #define TFF_SUB _mm_sub_ps
 #define TFF_MUL _mm_mul_ps
+#define TFF_DIV _mm_div_ps
+/* maxps/minps: x > y ? x : y, x < y ? x : y (y when either is NaN) */
+#define TFF_MAX _mm_max_ps
+#define TFF_MIN _mm_min_ps

@@ -1,0 +1,7 @@
+/* f32-avgpool, 4 lanes, aarch64 only (see f32-pool-neon.h). */
+#if defined(__aarch64__)
+#include "ukernels/f32-maxpool/f32-pool-neon.h"
+
+#define TFF_POOL_AVG 1
+#include "ukernels/f32-maxpool/f32-pool-impl.h"
+#endif

@@ -1,0 +1,6 @@
+/* f32-maxpool, 8 lanes; fewer than 8 channels run the sse41 kernel. */
+#include "ukernels/simd/f32-avx2.h"
+
+#define TFF_POOL_AVG 0
+#define TFF_POOL_NARROW tff_f32_maxpool_minmax_ukernel__sse41
+#include "ukernels/f32-maxpool/f32-pool-impl.h"

@@ -1,0 +1,7 @@
+/* qs8-maxpool: int8 MAX_POOL_2D on raw codes over in-image taps with a clamp to the
+ * activation bounds (signature, parameters, per-channel bits: ukernels/pool.h). */
+#ifndef TFF_UKERNELS_QS8_MAXPOOL_H_
+#define TFF_UKERNELS_QS8_MAXPOOL_H_
+#include "ukernels/pool.h"
+TFF_DECLARE_POOL_FAMILY(tff_qs8_maxpool_minmax, int8_t, tff_qs8_pool_params)
+#endif /* TFF_UKERNELS_QS8_MAXPOOL_H_ */
