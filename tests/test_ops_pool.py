@@ -79,8 +79,8 @@ def test_pool_float(op, mode, geom, act, seed):
        w=st.integers(3, 10), c=st.integers(1, 45), act=st.sampled_from(ACTS),
        seed=st.integers(0, 2**32 - 1))
 def test_max_pool_float_whole_windows(mode, fh, fw, stride, padding, h, w, c, act, seed):
-    """Float max pooling's path for whole windows of up to 9 taps (the interior of SAME,
-    all of VALID), over channel counts around its 16- and 4-channel steps."""
+    """Float max pooling over whole windows (the interior of SAME, all of VALID) and cut
+    ones, over channel counts around the kernels' 4- and 8-lane vectors and 4-vector blocks."""
     shape = [1, h, w, c]
     model = pool_model("MAX_POOL_2D", shape, fh, fw, stride, stride, padding, act, np.float32)
     oracle.check(model, [data(shape, np.float32, seed)], mode)
@@ -135,6 +135,19 @@ def test_pool_global_window(op, mode):
     shape = [1, 7, 7, 64]
     model = pool_model(op, shape, 7, 7, 1, 1, S.Padding.VALID, ACT.NONE, np.int8, (0.02, -128))
     oracle.check(model, [data(shape, np.int8, 3)], mode)
+
+
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", [np.float32, np.int8])
+@pytest.mark.parametrize("c", [67, 131])
+def test_pool_wide_channels(op, dtype, c, mode):
+    """Channel counts past the widest ukernel block (4 vectors of 32 int8 codes), not a
+    multiple of any vector: whole blocks, single vectors and the overlapping last one."""
+    shape = [2, 9, 9, c]
+    q = (0.05, -3) if dtype == np.int8 else None
+    model = pool_model(op, shape, 3, 3, 2, 2, S.Padding.SAME, ACT.RELU, dtype, q)
+    oracle.check(model, [data(shape, dtype, c)], mode)
 
 
 @pytest.mark.parametrize("field,value,message", [

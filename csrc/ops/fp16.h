@@ -25,7 +25,7 @@ static inline float tff_half_to_float(uint16_t h) {
 }
 
 /* n halves to floats, the same bits as tff_half_to_float, 4 at a time in
- * vectors (GCC/Clang vector extensions, as pool_common.h; prepare converts
+ * vectors (GCC/Clang vector extensions; prepare converts
  * whole float16 weight tensors). A subnormal is m·2^-24 as
  * (0.5 + m·2^-24) − 0.5: both exact, and no int -> float conversion. */
 typedef uint32_t tff_v4u __attribute__((vector_size(16)));

@@ -42,11 +42,16 @@ typedef struct tff_qs8_pool_params {
   int32_t min, max;   /* within [-128, 127] */
 } tff_qs8_pool_params;
 
-/* Family P's kernel type P##_ukernel on elements T, its kernels and configs
+/* The kernel types, and family P's kernels and configs on type KT
  * (ukernels/select.h). */
-#define TFF_DECLARE_POOL_FAMILY(P, T, PARAMS)                                            \
-  typedef void P##_ukernel(size_t pixels, size_t taps, size_t channels, const T* const* input, \
-                           T* output, const PARAMS* params);                              \
+typedef void tff_f32_pool_ukernel(size_t pixels, size_t taps, size_t channels,
+                                  const float* const* input, float* output,
+                                  const tff_f32_pool_params* params);
+typedef void tff_qs8_pool_ukernel(size_t pixels, size_t taps, size_t channels,
+                                  const int8_t* const* input, int8_t* output,
+                                  const tff_qs8_pool_params* params);
+#define TFF_DECLARE_POOL_FAMILY(P, KT) \
+  typedef KT P##_ukernel;              \
   TFF_DECLARE_FAMILY(P)
 
 /* The configs of an f32 family: its neon kernel is aarch64 only (armv7 NEON

@@ -3,5 +3,5 @@
 #ifndef TFF_UKERNELS_F32_MAXPOOL_H_
 #define TFF_UKERNELS_F32_MAXPOOL_H_
 #include "ukernels/pool.h"
-TFF_DECLARE_POOL_FAMILY(tff_f32_maxpool_minmax, float, tff_f32_pool_params)
+TFF_DECLARE_POOL_FAMILY(tff_f32_maxpool_minmax, tff_f32_pool_ukernel)
 #endif /* TFF_UKERNELS_F32_MAXPOOL_H_ */

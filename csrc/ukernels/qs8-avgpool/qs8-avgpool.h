@@ -3,5 +3,5 @@
 #ifndef TFF_UKERNELS_QS8_AVGPOOL_H_
 #define TFF_UKERNELS_QS8_AVGPOOL_H_
 #include "ukernels/pool.h"
-TFF_DECLARE_POOL_FAMILY(tff_qs8_avgpool_minmax, int8_t, tff_qs8_pool_params)
+TFF_DECLARE_POOL_FAMILY(tff_qs8_avgpool_minmax, tff_qs8_pool_ukernel)
 #endif /* TFF_UKERNELS_QS8_AVGPOOL_H_ */

@@ -3,5 +3,5 @@
 #ifndef TFF_UKERNELS_QS8_MAXPOOL_H_
 #define TFF_UKERNELS_QS8_MAXPOOL_H_
 #include "ukernels/pool.h"
-TFF_DECLARE_POOL_FAMILY(tff_qs8_maxpool_minmax, int8_t, tff_qs8_pool_params)
+TFF_DECLARE_POOL_FAMILY(tff_qs8_maxpool_minmax, tff_qs8_pool_ukernel)
 #endif /* TFF_UKERNELS_QS8_MAXPOOL_H_ */
