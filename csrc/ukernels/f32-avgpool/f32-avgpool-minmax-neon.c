@@ -1,6 +1,7 @@
-/* f32-avgpool, 4 lanes, aarch64 only (see f32-pool-neon.h). */
+/* f32-avgpool, 4 lanes, aarch64 only: armv7 NEON flushes denormals, which would
+ * break the bit-exactness with the scalar twin, so armv7 runs the twin. */
 #if defined(__aarch64__)
-#include "ukernels/f32-maxpool/f32-pool-neon.h"
+#include "ukernels/simd/f32-neon.h"
 
 #define TFF_POOL_AVG 1
 #include "ukernels/f32-maxpool/f32-pool-impl.h"
