@@ -150,6 +150,18 @@ def test_pool_wide_channels(op, dtype, c, mode):
     oracle.check(model, [data(shape, dtype, c)], mode)
 
 
+@pytest.mark.parametrize("mode", oracle.MODES)
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", [np.float32, np.int8])
+def test_pool_filter_larger_than_image(op, dtype, mode):
+    """SAME padding with a 40x30 filter over a 4x5 image: every window is cut to the
+    image, so the tap pointers are sized by the image, not by the filter."""
+    shape = [1, 4, 5, 3]
+    q = (0.05, -3) if dtype == np.int8 else None
+    model = pool_model(op, shape, 40, 30, 2, 1, S.Padding.SAME, ACT.NONE, dtype, q)
+    oracle.check(model, [data(shape, dtype, 7)], mode)
+
+
 @pytest.mark.parametrize("field,value,message", [
     ("strideW", 0, "strides must be positive"),
     # LiteRT runs a 0-row filter (over empty windows); tflite_fast rejects it.

@@ -20,16 +20,24 @@ typedef struct tff_pool_geom {
   float flo, fhi;     /* float activation bounds */
 } tff_pool_geom;
 
+/* The most in-image taps a window can have: a filter larger than the image
+ * (SAME padding) covers at most the image. */
+static inline size_t tff_pool_max_taps(const tff_pool_geom* g) {
+  const int h = g->filter_h < g->in_h ? g->filter_h : g->in_h;
+  const int w = g->filter_w < g->in_w ? g->filter_w : g->in_w;
+  return h > 0 && w > 0 ? (size_t)h * (size_t)w : 1;
+}
+
 /* Pixels per kernel call: a row, or fewer so the call's tap pointers stay
  * within about 32 KiB (a global window takes one pixel at a time). */
 static inline size_t tff_pool_chunk(const tff_pool_geom* g) {
-  const size_t taps = (size_t)g->filter_h * g->filter_w, cap = 4096 / taps;
+  const size_t cap = 4096 / tff_pool_max_taps(g);
   return cap < 1 ? 1 : (cap < (size_t)g->out_w ? cap : (size_t)g->out_w);
 }
 
 /* The scratch bytes of the tap pointers of one call. */
 static inline size_t tff_pool_scratch_bytes(const tff_pool_geom* g) {
-  return tff_pool_chunk(g) * (size_t)g->filter_h * g->filter_w * sizeof(void*);
+  return tff_pool_chunk(g) * tff_pool_max_taps(g) * sizeof(void*);
 }
 
 /* Validates the node as TFLite's GenericPrepare does, fills g (g == NULL when
