@@ -56,7 +56,7 @@ fi
 # SAN_REUSE=1 keeps the last copy and build (to rerun tests only).
 if [ "${SAN_REUSE:-0}" != "1" ] || ! ls "$TREE"/tflite_fast/_core*.so > /dev/null 2>&1; then
   mkdir -p "$TREE"
-  for item in setup.py pyproject.toml README.md csrc src tflite_fast tests wheels; do
+  for item in setup.py pyproject.toml README.md bench csrc src tflite_fast tests wheels; do
     if [ -e "$ROOT/$item" ]; then
       rm -rf "${TREE:?}/$item"
       cp -r "$ROOT/$item" "$TREE/$item"
