@@ -24,8 +24,9 @@ KINDS = ["float", "int8", "hybrid"]
 
 
 def build_fc(kind, lead, k, n, bias, act, keep, rng, asym=False, per_channel=True, zx=0, zy=0,
-             const_weights=True):
-    """A single FULLY_CONNECTED model over an input of shape lead + [k], and its inputs."""
+             const_weights=True, int8_weights=None):
+    """A single FULLY_CONNECTED model over an input of shape lead + [k], and its inputs
+    (int8: random weights in [-127, 127] unless int8_weights gives them)."""
     b = ModelBuilder()
     out_shape = lead + [n] if keep else [int(np.prod(lead, dtype=np.int64)), n]
     if kind == "int8":
@@ -34,8 +35,8 @@ def build_fc(kind, lead, k, n, bias, act, keep, rng, asym=False, per_channel=Tru
         sy = np.float32(sx * np.median(sw) * np.sqrt(k) * 60 * 10.0 ** rng.uniform(-1, 1))
         x = b.tensor("x", lead + [k], np.int8, scale=sx, zero_point=zx)
         y = b.tensor("y", out_shape, np.int8, scale=sy, zero_point=zy)
-        w = b.const("w", rng.integers(-127, 128, (n, k)).astype(np.int8), scale=sw,
-                    zero_point=[0] * len(sw))
+        weights = rng.integers(-127, 128, (n, k)) if int8_weights is None else int8_weights
+        w = b.const("w", weights.astype(np.int8), scale=sw, zero_point=[0] * len(sw))
         bias_scale = (sx * sw).astype(np.float32)
         bt = b.const("b", rng.integers(-30000, 30000, n).astype(np.int32), scale=bias_scale,
                      zero_point=[0] * len(bias_scale)) if bias else -1
@@ -124,6 +125,28 @@ def test_hybrid_rounding_ties(k, asym):
     halves = [127.0, -128.0] + [(0.5, -0.5, 1.5, -2.5, 2.5)[i % 5] for i in range(k - 2)]
     rows = np.array([sym_tie, asym_tie, halves], np.float32)
     check_both(b.build(), [rows])
+
+
+@pytest.mark.parametrize("wlow", [-128, -127])
+def test_gemv_extreme_weights(wlow):
+    """One row (a GEMV) of -128/127 inputs times weights of wlow/127: the largest pair sums.
+    Without a -128 weight an AVX2 CPU takes the sign-step kernel (exact for [-127, 127]
+    only, qs8-qc8w-gemm.h), with one it must not."""
+    rng = np.random.default_rng(-wlow)
+    k, n = 200, 70
+    model, _ = build_fc("int8", [1], k, n, True, ACTS[0], False, rng,
+                        int8_weights=rng.choice([wlow, 127], (n, k)), zx=-128)
+    x = rng.choice([-128, 127], (1, k)).astype(np.int8)
+    check_both(model, [x])
+    it = oracle.make_interpreter(oracle.ours_module(), model, "default")
+    it.allocate_tensors()
+    kernel = it._get_ops_details()[0]["kernel"]
+    from tflite_fast._core import cpu_config
+    effective = cpu_config()[2]
+    if wlow == -128:
+        assert "_sign" not in kernel, kernel
+    elif "avx2" in effective and "avx512vnni" not in effective:
+        assert kernel.endswith("_1x64c4__avx2_sign"), kernel
 
 
 @pytest.mark.parametrize("kind", ["hybrid", "int8"])

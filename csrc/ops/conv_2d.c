@@ -142,7 +142,7 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
   TF_LITE_ENSURE_MSG(ctx, pixels * d->groups <= INT_MAX && pixels <= SIZE_MAX / 8 / taps,
                      OP ": output of %zu pixels is too large", pixels);
   TF_LITE_ENSURE_OK(ctx, tff_gemm_prepare(ctx, OP, &d->gemm, is_f32, pixels, d->groups,
-                                          (size_t)d->cout_g, ks, kc));
+                                          (size_t)d->cout_g, ks, kc, filter->data.data));
   d->ind = malloc(pixels * ks * sizeof(void*));
   d->pad = calloc(d->rows ? kc : (size_t)d->g.in_c, is_f32 ? sizeof(float) : 1);
   TF_LITE_ENSURE_MSG(ctx, d->ind && d->pad, OP ": out of memory");

@@ -548,11 +548,11 @@ static inline void tff_gemm_free(TfLiteContext* ctx, tff_gemm* g) {
 }
 
 /* Picks the kernel of the best effective ISA (its 1-row variant when m is 1;
- * int8: its x-widening kernel when ks·kc fits it) and allocates its packed
- * weights. */
+ * int8: its x-widening kernel when ks·kc fits it, a wsym one when no weight
+ * of w [groups·nc][ks][kc] is -128) and allocates its packed weights. */
 static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, tff_gemm* g,
                                             int is_f32, size_t m, int groups, size_t nc,
-                                            size_t ks, size_t kc) {
+                                            size_t ks, size_t kc, const void* w) {
   tff_gemm_free(ctx, g);
   g->groups = groups;
   g->nc = nc;
@@ -565,7 +565,9 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = sizeof(float);
     g->group_bytes = tff_f32_gemm_packed_size(nc, ks, kc, g->nr) * sizeof(float);
   } else {
-    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, ks, kc);
+    const size_t bytes = (size_t)groups * nc * ks * kc;
+    g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, ks, kc,
+                                      w != NULL && memchr(w, 0x80, bytes) == NULL);
     g->mr = g->qs8->mr;
     g->nr = g->qs8->nr;
     g->esz = 1;

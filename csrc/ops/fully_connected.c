@@ -60,7 +60,7 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
                                const TfLiteTensor* filter, const TfLiteTensor* bias) {
   const int is_f32 = d->kind == TFF_CONV_FLOAT;
   TF_LITE_ENSURE_OK(ctx, tff_gemm_prepare(ctx, OP, &d->gemm, is_f32, (size_t)d->batches, 1,
-                                          (size_t)d->n, 1, (size_t)d->k));
+                                          (size_t)d->n, 1, (size_t)d->k, filter->data.data));
   d->rows = malloc((size_t)d->batches * sizeof(void*));
   TF_LITE_ENSURE_MSG(ctx, d->rows, OP ": out of memory");
   TF_LITE_ENSURE_OK(ctx,

@@ -87,15 +87,16 @@ int main(void) {
      * last block partial, over 8 and at most 8 */
     const size_t ns[] = {1, NR - 1, NR, NR + 1, 2 * NR + 1, 3, 3 * NR + 5, 4 * NR + 1, 4 * NR + 9};
     /* 7, 8, 9, 17: edges of the 8-value x loads of KR = 2 kernels; 15, 16,
-     * 33: of their 16-value widening; TFF_QS8_C2_XMAX: a full x buffer */
+     * 33: of their 16-value widening; the XMAXes: full x buffers */
     const size_t ks_[] = {1, KR - 1, KR, KR + 1, 2 * KR + 3, 3, 64, 7, 8, 9, 17, 15, 16, 33,
-                          TFF_QS8_C2_XMAX};
+                          TFF_QS8_C2_XMAX, TFF_QS8_C4S_XMAX};
+    const size_t nk = sizeof(ks_) / sizeof(ks_[0]);
     const size_t kss[] = {1, 3};
     const int32_t zps[] = {-128, 0, 127};
     int cases = 0, bad = 0;
     for (size_t m = 1; m <= cfg->mr && !bad; ++m)
       for (size_t ni = 0; ni < 9 && !bad; ++ni)
-        for (size_t ki = 0; ki < 15 && !bad; ++ki)
+        for (size_t ki = 0; ki < nk && !bad; ++ki)
           for (size_t si = 0; si < 2 && !bad; ++si)
             for (int zi = 0; zi < 3 && !bad; ++zi) {
               Case t = {.m = m, .n = ns[ni], .k = ks_[ki], .ks = kss[si]};
@@ -106,12 +107,15 @@ int main(void) {
               int8_t** rows = malloc(m * t.ks * sizeof(int8_t*));
               for (size_t r = 0; r < m * t.ks; ++r) {
                 rows[r] = malloc(t.k); /* exact size: reads past k trip ASan */
-                for (size_t q = 0; q < t.k; ++q) rows[r][q] = (int8_t)rnd_range(-128, 127);
+                for (size_t q = 0; q < t.k; ++q) /* zi 2: only the extremes */
+                  rows[r][q] = (int8_t)(zi == 2 ? (rnd() & 1 ? -128 : 127) : rnd_range(-128, 127));
                 t.a[r] = rows[r];
               }
               t.wt = malloc(t.n * t.ks * t.k);
+              /* -128 only where the kernel takes it (not wsym ones) */
+              const int32_t wmin = zi != 0 && !cfg->wsym ? -128 : -127;
               for (size_t q = 0; q < t.n * t.ks * t.k; ++q)
-                t.wt[q] = (int8_t)rnd_range(zi == 1 ? -128 : -127, 127);
+                t.wt[q] = (int8_t)(zi == 2 ? (rnd() & 1 ? wmin : 127) : rnd_range(wmin, 127));
               t.bias = malloc(t.n * sizeof(int32_t));
               t.scale = malloc(t.n * sizeof(float));
               for (size_t j = 0; j < t.n; ++j) {

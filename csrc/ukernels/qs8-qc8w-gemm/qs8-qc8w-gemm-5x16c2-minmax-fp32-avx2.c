@@ -9,7 +9,8 @@
  * a pair costs 2 weight widenings and 10 madd+add. 10 accumulators, 2
  * weights, the pair and a product fit the 16 registers; 6 rows (12
  * accumulators) made GCC spill and measured slower (bench/bench_ukernels.py,
- * AMD Zen 3). The GEMV of the same packing, 1x64c2, is at the end. */
+ * AMD Zen 3). At the end: the GEMV of the same packing, 1x64c2, and the
+ * sign-step GEMV of the avx512vnni packing, 1x64c4_sign. */
 #include <immintrin.h>
 
 #include "qs8-qc8w-gemm.h"
@@ -203,14 +204,47 @@ TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2, 5, 
     }                                                                                        \
   } while (0)
 
+/* The same for the x quad at xq (c4: 8 channels x 4 k a vector): the
+ * weights take the sign of their x (vpsignb) and vpmaddubsw multiplies them
+ * by |x| as uint8, adding pairs in int16 - exact because |x| <= 128 and
+ * |w| <= 127 (a pair's sum <= 32512; a -128 weight would break both steps,
+ * hence the config's wsym) - and vpmaddwd by ones adds the pairs to int32:
+ * 4 uops per 32 products where the c2 pair step takes 6. */
+#define TFF_C4S_GEMV_QUAD(xq, pw)                                                           \
+  do {                                                                                       \
+    int32_t q_;                                                                              \
+    memcpy(&q_, xq, 4);                                                                      \
+    const __m256i xs = _mm256_set1_epi32(q_), xa = _mm256_abs_epi8(xs);                      \
+    TFF_UNROLL                                                                               \
+    for (size_t b = 0; b < NB; ++b) {                                                        \
+      const int8_t* wb = (pw) + b * bs;                                                      \
+      acc[b][0] = _mm256_add_epi32(                                                          \
+          acc[b][0], _mm256_madd_epi16(_mm256_maddubs_epi16(                                 \
+                                           xa, _mm256_sign_epi8(_mm256_loadu_si256(          \
+                                                                    (const __m256i*)wb), xs)), \
+                                       ones));                                               \
+      TFF_KEEP(acc[b][0]);                                                                   \
+      if (b + 1 < NB || WL == 2) {                                                           \
+        acc[b][1] = _mm256_add_epi32(                                                        \
+            acc[b][1],                                                                       \
+            _mm256_madd_epi16(_mm256_maddubs_epi16(                                          \
+                                  xa, _mm256_sign_epi8(                                      \
+                                          _mm256_loadu_si256((const __m256i*)(wb + 32)), xs)), \
+                              ones));                                                        \
+        TFF_KEEP(acc[b][1]);                                                                 \
+      }                                                                                      \
+    }                                                                                        \
+  } while (0)
+
 /* One pass of the GEMV over NB (1..4) consecutive blocks at w, of n
- * channels (16·(NB−1) < n <= 16·NB; WL = 1 when the last holds at most 8):
- * each x pair is broadcast once for all NB blocks, whose 2·NB accumulator
- * chains run side by side, and their requantization overlaps the next
- * pass's loads. */
-static TFF_ALWAYS_INLINE void gemv_pass(const size_t NB, const size_t WL, const int16_t* x,
-                                        size_t kp, const int8_t* w, size_t bs, int8_t* c,
-                                        size_t n, const requant_consts* q) {
+ * channels (16·(NB−1) < n <= 16·NB; WL = 1 when the last holds at most 8),
+ * for KR = 2 (x: the row widened to int16) or KR = 4 (x: the row as int8,
+ * the sign step above); kg groups of KR k. Each x group is broadcast once
+ * for all NB blocks, whose 2·NB accumulator chains run side by side, and
+ * their requantization overlaps the next pass's loads. */
+static TFF_ALWAYS_INLINE void gemv_pass(const size_t NB, const size_t WL, const size_t KR,
+                                        const void* x, size_t kg, const int8_t* w, size_t bs,
+                                        int8_t* c, size_t n, const requant_consts* q) {
   __m256i acc[4][2];
   TFF_UNROLL
   for (size_t b = 0; b < NB; ++b) {
@@ -219,20 +253,34 @@ static TFF_ALWAYS_INLINE void gemv_pass(const size_t NB, const size_t WL, const 
   }
   const int8_t* pw = w + 16 * sizeof(int32_t);
   size_t kk = 0;
-  for (; kk + 2 <= kp; kk += 2, pw += 64) {
-    int32_t p0, p1;
-    memcpy(&p0, x + 2 * kk, 4);
-    memcpy(&p1, x + 2 * kk + 2, 4);
-    const __m256i x0 = _mm256_set1_epi32(p0), x1 = _mm256_set1_epi32(p1);
-    TFF_C2_GEMV_PAIR(x0, pw);
-    TFF_C2_GEMV_PAIR(x1, pw + 32);
-  }
-  if (kk < kp) {
-    int32_t p0;
-    memcpy(&p0, x + 2 * kk, 4);
-    const __m256i x0 = _mm256_set1_epi32(p0);
-    TFF_C2_GEMV_PAIR(x0, pw);
-    pw += 32;
+  if (KR == 2) {
+    const int16_t* x16 = (const int16_t*)x;
+    for (; kk + 2 <= kg; kk += 2, pw += 64) {
+      int32_t p0, p1;
+      memcpy(&p0, x16 + 2 * kk, 4);
+      memcpy(&p1, x16 + 2 * kk + 2, 4);
+      const __m256i x0 = _mm256_set1_epi32(p0), x1 = _mm256_set1_epi32(p1);
+      TFF_C2_GEMV_PAIR(x0, pw);
+      TFF_C2_GEMV_PAIR(x1, pw + 32);
+    }
+    if (kk < kg) {
+      int32_t p0;
+      memcpy(&p0, x16 + 2 * kk, 4);
+      const __m256i x0 = _mm256_set1_epi32(p0);
+      TFF_C2_GEMV_PAIR(x0, pw);
+      pw += 32;
+    }
+  } else {
+    const int8_t* x8 = (const int8_t*)x;
+    const __m256i ones = _mm256_set1_epi16(1);
+    for (; kk + 2 <= kg; kk += 2, pw += 128) {
+      TFF_C4S_GEMV_QUAD(x8 + 4 * kk, pw);
+      TFF_C4S_GEMV_QUAD(x8 + 4 * kk + 4, pw + 64);
+    }
+    if (kk < kg) {
+      TFF_C4S_GEMV_QUAD(x8 + 4 * kk, pw);
+      pw += 64;
+    }
   }
   /* Blocks in pairs: both requantized to one vector, block b in the low
    * 128 bits, b + 1 in the high, stored as 32 bytes when whole. */
@@ -259,35 +307,61 @@ static TFF_ALWAYS_INLINE void gemv_pass(const size_t NB, const size_t WL, const 
   }
 }
 
-/* The GEMV of the same packing (blocks of 16 channels), 64 channels a pass
- * (fewer in the last): one row widened once, no cross-lane reduction (1x8c8
- * does three hadds per 8 channels). */
-void tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2(
-    size_t mr, size_t nc, size_t kc, size_t ks, const int8_t* const* a, size_t a_offset,
-    const void* w, int8_t* c, size_t cm_stride, const tff_qs8_minmax_fp32_params* p) {
-  (void)mr;
-  (void)cm_stride;
-  const size_t kcp = (kc + 1) & ~(size_t)1, kp = ks * kcp / 2;
-  int16_t xb[TFF_QS8_C2_XMAX + 16]; /* + the zeros widen_row writes past kc */
-  for (size_t t = 0; t < ks; ++t) widen_row(xb + t * kcp, a[t] + a_offset, kc);
+/* The GEMV over nc channels of packed blocks of 16 (KR k per group, kg
+ * groups), 64 channels a pass (fewer in the last). */
+static TFF_ALWAYS_INLINE void gemv(const size_t KR, const void* x, size_t kg, const void* w,
+                                   int8_t* c, size_t nc, const tff_qs8_minmax_fp32_params* p) {
   const requant_consts rq = {_mm256_set1_ps(p->max_less_zp),
                             _mm256_set1_epi16((int16_t)p->zp),
                             _mm256_set1_epi8((int8_t)((int32_t)p->min_less_zp + p->zp)),
                             _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)};
-  const size_t bs = 16 * (sizeof(int32_t) + 2 * kp + sizeof(float));
+  const size_t bs = 16 * (sizeof(int32_t) + KR * kg + sizeof(float));
   const int8_t* pw = (const int8_t*)w;
   for (size_t n0 = 0; n0 < nc; n0 += 64, pw += 4 * bs) {
     const size_t n = nc - n0 < 64 ? nc - n0 : 64;
     switch ((n + 15) / 16) {
       case 1:
         if (n > 8)
-          gemv_pass(1, 2, xb, kp, pw, bs, c + n0, n, &rq);
+          gemv_pass(1, 2, KR, x, kg, pw, bs, c + n0, n, &rq);
         else
-          gemv_pass(1, 1, xb, kp, pw, bs, c + n0, n, &rq);
+          gemv_pass(1, 1, KR, x, kg, pw, bs, c + n0, n, &rq);
         break;
-      case 2: gemv_pass(2, 2, xb, kp, pw, bs, c + n0, n, &rq); break;
-      case 3: gemv_pass(3, 2, xb, kp, pw, bs, c + n0, n, &rq); break;
-      default: gemv_pass(4, 2, xb, kp, pw, bs, c + n0, n, &rq); break;
+      case 2: gemv_pass(2, 2, KR, x, kg, pw, bs, c + n0, n, &rq); break;
+      case 3: gemv_pass(3, 2, KR, x, kg, pw, bs, c + n0, n, &rq); break;
+      default: gemv_pass(4, 2, KR, x, kg, pw, bs, c + n0, n, &rq); break;
     }
   }
 }
+
+/* The GEMV of the same packing (blocks of 16 channels), 64 channels a pass
+ * (fewer in the last): one row widened once, no cross-lane reduction (1x8c8
+ * does three hadds per 8 channels). */
+TFF_QS8_QC8W_GEMM_BODY(gemv_c2) {
+  (void)MR, (void)mr, (void)cm_stride;
+  const size_t kcp = (kc + 1) & ~(size_t)1;
+  int16_t xb[TFF_QS8_C2_XMAX + 16]; /* + the zeros widen_row writes past kc */
+  for (size_t t = 0; t < ks; ++t) widen_row(xb + t * kcp, a[t] + a_offset, kc);
+  gemv(2, xb, ks * kcp / 2, w, c, nc, p);
+}
+
+TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2, 1, gemv_c2)
+
+/* The GEMV of the avx512vnni kernels' packing (KR = 4) by the sign step,
+ * for weights in [-127, 127] only: 4-6% faster than 1x64c2 on okay_nabu's
+ * GEMVs (both issue two multiplies per 32 products; this one saves the
+ * widenings, 11% of a bare 64x64 inner loop), and with its int8 buffer's
+ * larger xmax it takes mobilenet_v2's 1280-wide FC from 1x8c8, 1.47x
+ * (bench/bench_ukernels.py, AMD Zen 3). The taps are copied end to end, each
+ * padded to kcp with zeros (their weights are zero: a product of 0). */
+TFF_QS8_QC8W_GEMM_BODY(gemv_c4s) {
+  (void)MR, (void)mr, (void)cm_stride;
+  const size_t kcp = (kc + 3) & ~(size_t)3;
+  int8_t xb[TFF_QS8_C4S_XMAX];
+  for (size_t t = 0; t < ks; ++t) {
+    memcpy(xb + t * kcp, a[t] + a_offset, kc);
+    memset(xb + t * kcp + kc, 0, kcp - kc);
+  }
+  gemv(4, xb, ks * kcp / 4, w, c, nc, p);
+}
+
+TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c4__avx2_sign, 1, gemv_c4s)

@@ -26,6 +26,9 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2", TFF_ISA_AVX2, 1, 16, 2,
      tff_qs8_qc8w_gemm_pack__sse41, 0, TFF_QS8_C2_XMAX},
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c4__avx2_sign,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c4__avx2_sign", TFF_ISA_AVX2, 1, 16, 4,
+     tff_qs8_qc8w_gemm_pack__sse41, 0, TFF_QS8_C4S_XMAX, 1},
 #endif
 #if TFF_BUILD_AVX512VNNI
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni,
@@ -58,23 +61,25 @@ const int tff_qs8_qc8w_gemm_num_configs =
 static size_t round_up(size_t x, size_t q) { return (x + q - 1) / q * q; }
 
 /* Among the kernels of one ISA whose xmax the shape fits: one row takes a
- * 1-row kernel, x-widening (xmax) first; more rows take the x-widening
- * kernel, else the tallest. 5x16c2 beats 4x8c8 on every int8 1x1 and 3x3
- * conv of the shared models, 1.3-1.8x, and 1x64c2 (its packing, nr 16)
- * beats 1x8c8 on okay_nabu's GEMVs, 1.5-2x, and a 1x16c2 of 5x16c2's body,
- * 1.2-1.4x (bench/bench_ukernels.py, AMD Zen 3). */
+ * 1-row kernel, the sign step (wsym) first, then x-widening (xmax); more
+ * rows take the x-widening kernel, else the tallest. 5x16c2 beats 4x8c8 on
+ * every int8 1x1 and 3x3 conv of the shared models, 1.3-1.8x; 1x64c2 (its
+ * packing, nr 16) beats 1x8c8 on okay_nabu's GEMVs, 1.5-2x, and a 1x16c2 of
+ * 5x16c2's body, 1.2-1.4x; 1x64c4_sign beats 1x64c2 by 4-6% (bench/
+ * bench_ukernels.py, AMD Zen 3). */
 static int rank(const tff_qs8_qc8w_gemm_config* c, size_t m) {
-  if (m == 1) return (c->mr == 1) * 2 + (c->xmax != 0);
+  if (m == 1) return (c->mr == 1) * 4 + c->wsym * 2 + (c->xmax != 0);
   return (c->xmax != 0) * 256 + (c->mr > 1) * c->mr;
 }
 
 const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m,
-                                                         size_t ks, size_t kc) {
+                                                         size_t ks, size_t kc, int wsym) {
   const tff_qs8_qc8w_gemm_config* best = &tff_qs8_qc8w_gemm_configs[0];
   for (int i = 1; i < tff_qs8_qc8w_gemm_num_configs; ++i) {
     const tff_qs8_qc8w_gemm_config* c = &tff_qs8_qc8w_gemm_configs[i];
     if ((isa_mask & c->isa) != c->isa || c->isa < best->isa) continue;
     if (c->xmax != 0 && ks * round_up(kc, c->kr) > c->xmax) continue;
+    if (c->wsym && !wsym) continue;
     if (c->isa > best->isa || rank(c, m) > rank(best, m)) best = c;
   }
   return best;

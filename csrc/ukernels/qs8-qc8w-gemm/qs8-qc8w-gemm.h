@@ -26,7 +26,9 @@
  *   p         clamp bounds minus the output zero point, and that zero point.
  * Result: c[m][n] = lrintf(clamp(f32(acc)·scale[n])) + zp, acc wrapping mod
  * 2^32 like the scalar twin; every kernel is bit-exact with __scalar for any
- * int8 weights, -128 included (no kernel adds two products in int16). */
+ * int8 weights, -128 included (no kernel adds two products in int16), but
+ * those whose config has wsym, exact for weights in [-127, 127] (TFLite's
+ * int8 weight range) only. */
 #ifndef TFLITE_FAST_UKERNELS_QS8_QC8W_GEMM_H_
 #define TFLITE_FAST_UKERNELS_QS8_QC8W_GEMM_H_
 
@@ -57,10 +59,13 @@ TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x8c8__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x8c8__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c2__avx2)
+TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c4__avx2_sign)
 
 /* The x values (ks · kc rounded up to KR) of a row that a kernel widening
  * its rows into a stack buffer first holds at most: its config's xmax. */
 #define TFF_QS8_C2_XMAX 1024
+/* The same for the sign-step GEMV, whose buffer holds int8: 4 KB of stack. */
+#define TFF_QS8_C4S_XMAX 4096
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni)
 TFF_DECLARE_QS8_QC8W_GEMM(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_2x8c8__neon)
@@ -84,16 +89,18 @@ typedef struct {
   tff_qs8_qc8w_gemm_pack_fn pack; /* the same bytes as tff_qs8_qc8w_gemm_pack, faster */
   int32_t izp_extra;
   uint16_t xmax; /* 0: any shape; else ks·round_up(kc, kr) <= xmax */
+  uint8_t wsym;  /* 1: exact only for weights in [-127, 127] */
 } tff_qs8_qc8w_gemm_config;
 
 /* Every kernel this build compiled, scalar first. */
 extern const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[];
 extern const int tff_qs8_qc8w_gemm_num_configs;
 /* The kernel of the best ISA in `isa_mask` (scalar when none fits) for m
- * rows of ks taps of kc: its 1-row variant (GEMV) when m is 1, else its
- * kernel with an xmax when the shape fits it, else its tallest. */
+ * rows of ks taps of kc: its 1-row variant (GEMV) when m is 1, a wsym one
+ * first when `wsym` says no weight is -128; else its kernel with an xmax when
+ * the shape fits it, else its tallest. */
 const tff_qs8_qc8w_gemm_config* tff_qs8_qc8w_gemm_select(uint32_t isa_mask, size_t m,
-                                                         size_t ks, size_t kc);
+                                                         size_t ks, size_t kc, int wsym);
 
 /* Bytes of packed weights for nc channels of ks taps of kc. */
 size_t tff_qs8_qc8w_gemm_packed_size(size_t nc, size_t ks, size_t kc, size_t nr, size_t kr);
