@@ -60,13 +60,24 @@ class Runner:
 
     def once(self, calls=1):
         it, ins, outs = self.it, self.ins, self.outs
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            for i, x in ins:
+        if len(ins) == 1 and len(outs) == 1:
+            # The calls as a caller of a one-in, one-out model writes them: the loops
+            # below over lists of one cost ~150 ns a round trip (10% of okay_nabu's).
+            (i, x), = ins
+            o, = outs
+            t0 = time.perf_counter()
+            for _ in range(calls):
                 it.set_tensor(i, x)
-            it.invoke()
-            for o in outs:
+                it.invoke()
                 it.get_tensor(o)
+        else:
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                for i, x in ins:
+                    it.set_tensor(i, x)
+                it.invoke()
+                for o in outs:
+                    it.get_tensor(o)
         self.samples.append((time.perf_counter() - t0) / calls)
 
 
