@@ -565,9 +565,10 @@ static inline TfLiteStatus tff_gemm_prepare(TfLiteContext* ctx, const char* op, 
     g->esz = sizeof(float);
     g->group_bytes = tff_f32_gemm_packed_size(nc, ks, kc, g->nr) * sizeof(float);
   } else {
+    /* Only a GEMV has wsym kernels: the weights are scanned for one. */
     const size_t bytes = (size_t)groups * nc * ks * kc;
     g->qs8 = tff_qs8_qc8w_gemm_select(tff_cpu_effective(), m, ks, kc,
-                                      w != NULL && memchr(w, 0x80, bytes) == NULL);
+                                      m == 1 && w != NULL && memchr(w, 0x80, bytes) == NULL);
     g->mr = g->qs8->mr;
     g->nr = g->qs8->nr;
     g->esz = 1;
