@@ -73,13 +73,26 @@ static void free_data(TfLiteContext* ctx, void* data) {
   free(data);
 }
 
-/* Filter row ky of output (oy, ox) with dilation 1 across: 0 wholly
- * outside the image, 1 inside, 2 cut by its left or right border. */
-static int row_cut(const tff_conv_geom* g, int oy, int ox, int ky, int* iy, int* ix0) {
+/* Filter row ky of output row oy: its input row *iy, and whether that is in
+ * the image. */
+static int row_inside(const tff_conv_geom* g, int oy, int ky, int* iy) {
   *iy = oy * g->stride_h - g->pad_t + ky * g->dil_h;
+  return *iy >= 0 && *iy < g->in_h;
+}
+
+/* The filter rows of output column ox (dilation 1 across), from input column
+ * *ix0: 0 wholly left or right of the image, 1 inside, 2 cut by a border. */
+static int col_cut(const tff_conv_geom* g, int ox, int* ix0) {
   *ix0 = ox * g->stride_w - g->pad_l;
-  if (*iy < 0 || *iy >= g->in_h || *ix0 + g->k_w <= 0 || *ix0 >= g->in_w) return 0;
+  if (*ix0 + g->k_w <= 0 || *ix0 >= g->in_w) return 0;
   return *ix0 >= 0 && *ix0 + g->k_w <= g->in_w ? 1 : 2;
+}
+
+/* Filter row ky of output (oy, ox): 0 wholly outside the image, 1 inside, 2
+ * cut by its left or right border. */
+static int row_cut(const tff_conv_geom* g, int oy, int ox, int ky, int* iy, int* ix0) {
+  const int in = row_inside(g, oy, ky, iy), cut = col_cut(g, ox, ix0);
+  return in ? cut : 0;
 }
 
 /* Float rows: each pixel's filter rows, in place when inside the image, the
@@ -147,11 +160,14 @@ static TfLiteStatus alloc_gemm(TfLiteContext* ctx, OpData* d, const TfLiteTensor
   d->pad = calloc(d->rows ? kc : (size_t)d->g.in_c, is_f32 ? sizeof(float) : 1);
   TF_LITE_ENSURE_MSG(ctx, d->ind && d->pad, OP ": out of memory");
   if (d->rows) {
+    /* Cut rows: (rows in the image) x (columns cut), not a walk of every
+     * pixel's rows (mobilenet_v3_small_float's first layer: 37632, ~50 us). */
     int iy, ix0;
+    size_t rows_in = 0, cols_cut = 0;
     for (int oy = 0; oy < d->g.out_h; ++oy)
-      for (int ox = 0; ox < d->g.out_w; ++ox)
-        for (int ky = 0; ky < d->g.k_h; ++ky)
-          d->nedge += row_cut(&d->g, oy, ox, ky, &iy, &ix0) == 2;
+      for (int ky = 0; ky < d->g.k_h; ++ky) rows_in += (size_t)row_inside(&d->g, oy, ky, &iy);
+    for (int ox = 0; ox < d->g.out_w; ++ox) cols_cut += col_cut(&d->g, ox, &ix0) == 2;
+    d->nedge = rows_in * cols_cut;
     d->edge_at = malloc((d->nedge ? d->nedge : 1) * 2 * sizeof(int32_t));
     d->edge = malloc((d->nedge ? d->nedge : 1) * kc * sizeof(float));
     TF_LITE_ENSURE_MSG(ctx, d->edge_at && d->edge, OP ": out of memory");
