@@ -184,57 +184,38 @@ TFF_QS8_QC8W_GEMM_BODY(gemm) {
 
 TFF_QS8_QC8W_GEMM_DEFINE(tff_qs8_qc8w_gemm_minmax_fp32_ukernel_5x16c2__avx2, 5, gemm)
 
-/* Adds the x pair xp times kk's pair of channels 16b..16b+15 of each of NB
- * blocks `bs` bytes apart at pw (the last block's first 8 when WL is 1). */
-#define TFF_C2_GEMV_PAIR(xp, pw)                                                            \
-  do {                                                                                       \
-    TFF_UNROLL                                                                               \
-    for (size_t b = 0; b < NB; ++b) {                                                        \
-      const int8_t* wb = (pw) + b * bs;                                                      \
-      acc[b][0] = _mm256_add_epi32(                                                          \
-          acc[b][0], _mm256_madd_epi16(xp, _mm256_cvtepi8_epi16(                             \
-                                               _mm_loadu_si128((const __m128i*)wb))));       \
-      TFF_KEEP(acc[b][0]);                                                                   \
-      if (b + 1 < NB || WL == 2) {                                                           \
-        acc[b][1] = _mm256_add_epi32(                                                        \
-            acc[b][1], _mm256_madd_epi16(xp, _mm256_cvtepi8_epi16(                           \
-                                                 _mm_loadu_si128((const __m128i*)(wb + 16))))); \
-        TFF_KEEP(acc[b][1]);                                                                 \
-      }                                                                                      \
-    }                                                                                        \
+/* Adds PROD(weights) of one k group to channels 16b..16b+15 of each of NB
+ * blocks `bs` bytes apart at pw (the last block's first 8 when WL is 1):
+ * PROD maps the 8 channels' weights at a pointer to their int32 products,
+ * the second 8 at pw + H. */
+#define TFF_GEMV_GROUP(PROD, pw, H)                                             \
+  do {                                                                          \
+    TFF_UNROLL                                                                  \
+    for (size_t b = 0; b < NB; ++b) {                                           \
+      const int8_t* wb = (pw) + b * bs;                                         \
+      acc[b][0] = _mm256_add_epi32(acc[b][0], PROD(wb));                        \
+      TFF_KEEP(acc[b][0]);                                                      \
+      if (b + 1 < NB || WL == 2) {                                              \
+        acc[b][1] = _mm256_add_epi32(acc[b][1], PROD(wb + (H)));                \
+        TFF_KEEP(acc[b][1]);                                                    \
+      }                                                                         \
+    }                                                                           \
   } while (0)
 
-/* The same for the x quad at xq (c4: 8 channels x 4 k a vector): the
- * weights take the sign of their x (vpsignb) and vpmaddubsw multiplies them
- * by |x| as uint8, adding pairs in int16 - exact because |x| <= 128 and
- * |w| <= 127 (a pair's sum <= 32512; a -128 weight would break both steps,
- * hence the config's wsym) - and vpmaddwd by ones adds the pairs to int32:
- * 4 uops per 32 products where the c2 pair step takes 6. */
-#define TFF_C4S_GEMV_QUAD(xq, pw)                                                           \
-  do {                                                                                       \
-    int32_t q_;                                                                              \
-    memcpy(&q_, xq, 4);                                                                      \
-    const __m256i xs = _mm256_set1_epi32(q_), xa = _mm256_abs_epi8(xs);                      \
-    TFF_UNROLL                                                                               \
-    for (size_t b = 0; b < NB; ++b) {                                                        \
-      const int8_t* wb = (pw) + b * bs;                                                      \
-      acc[b][0] = _mm256_add_epi32(                                                          \
-          acc[b][0], _mm256_madd_epi16(_mm256_maddubs_epi16(                                 \
-                                           xa, _mm256_sign_epi8(_mm256_loadu_si256(          \
-                                                                    (const __m256i*)wb), xs)), \
-                                       ones));                                               \
-      TFF_KEEP(acc[b][0]);                                                                   \
-      if (b + 1 < NB || WL == 2) {                                                           \
-        acc[b][1] = _mm256_add_epi32(                                                        \
-            acc[b][1],                                                                       \
-            _mm256_madd_epi16(_mm256_maddubs_epi16(                                          \
-                                  xa, _mm256_sign_epi8(                                      \
-                                          _mm256_loadu_si256((const __m256i*)(wb + 32)), xs)), \
-                              ones));                                                        \
-        TFF_KEEP(acc[b][1]);                                                                 \
-      }                                                                                      \
-    }                                                                                        \
-  } while (0)
+/* c2: 8 channels x one pair of k, widened to int16, times the x pair xp. */
+#define TFF_C2_PROD(wb) \
+  _mm256_madd_epi16(xp, _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(wb))))
+
+/* c4 (8 channels x 4 k a vector) by the sign step: the weights take the sign
+ * of their x (vpsignb) and vpmaddubsw multiplies them by |x| as uint8,
+ * adding pairs in int16 - exact because |x| <= 128 and |w| <= 127 (a pair's
+ * sum <= 32512; a -128 weight would break both steps, hence the config's
+ * wsym) - and vpmaddwd by ones adds the pairs to int32: 4 uops per 32
+ * products where the c2 step takes 6. xs: the x quad, xa: |xs|. */
+#define TFF_C4S_PROD(wb)                                                                     \
+  _mm256_madd_epi16(                                                                         \
+      _mm256_maddubs_epi16(xa, _mm256_sign_epi8(_mm256_loadu_si256((const __m256i*)(wb)), xs)), \
+      ones)
 
 /* One pass of the GEMV over NB (1..4) consecutive blocks at w, of n
  * channels (16·(NB−1) < n <= 16·NB; WL = 1 when the last holds at most 8),
@@ -259,27 +240,26 @@ static TFF_ALWAYS_INLINE void gemv_pass(const size_t NB, const size_t WL, const 
       int32_t p0, p1;
       memcpy(&p0, x16 + 2 * kk, 4);
       memcpy(&p1, x16 + 2 * kk + 2, 4);
-      const __m256i x0 = _mm256_set1_epi32(p0), x1 = _mm256_set1_epi32(p1);
-      TFF_C2_GEMV_PAIR(x0, pw);
-      TFF_C2_GEMV_PAIR(x1, pw + 32);
+      __m256i xp = _mm256_set1_epi32(p0);
+      TFF_GEMV_GROUP(TFF_C2_PROD, pw, 16);
+      xp = _mm256_set1_epi32(p1);
+      TFF_GEMV_GROUP(TFF_C2_PROD, pw + 32, 16);
     }
     if (kk < kg) {
       int32_t p0;
       memcpy(&p0, x16 + 2 * kk, 4);
-      const __m256i x0 = _mm256_set1_epi32(p0);
-      TFF_C2_GEMV_PAIR(x0, pw);
+      const __m256i xp = _mm256_set1_epi32(p0);
+      TFF_GEMV_GROUP(TFF_C2_PROD, pw, 16);
       pw += 32;
     }
   } else {
     const int8_t* x8 = (const int8_t*)x;
     const __m256i ones = _mm256_set1_epi16(1);
-    for (; kk + 2 <= kg; kk += 2, pw += 128) {
-      TFF_C4S_GEMV_QUAD(x8 + 4 * kk, pw);
-      TFF_C4S_GEMV_QUAD(x8 + 4 * kk + 4, pw + 64);
-    }
-    if (kk < kg) {
-      TFF_C4S_GEMV_QUAD(x8 + 4 * kk, pw);
-      pw += 64;
+    for (; kk < kg; ++kk, pw += 64) {
+      int32_t q;
+      memcpy(&q, x8 + 4 * kk, 4);
+      const __m256i xs = _mm256_set1_epi32(q), xa = _mm256_abs_epi8(xs);
+      TFF_GEMV_GROUP(TFF_C4S_PROD, pw, 32);
     }
   }
   /* Blocks in pairs: both requantized to one vector, block b in the low
