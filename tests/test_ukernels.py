@@ -44,15 +44,24 @@ ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")
 COMMON = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-ffp-contract=off", "-Wall", "-Werror",
           "-Wno-unused-function", f"-I{CSRC}", f"-I{ROOT / 'tests' / 'ukernels'}"]
 
-# name -> (compiler, per-ISA flags, extra flags, runner prefix, reason to skip or None)
+# Line info without variable tracking: the fully unrolled dwconv kernels
+# take minutes to build with it under the sanitizers.
+X86_EXTRA = ["-g", "-fno-var-tracking-assignments", "-fsanitize=address,undefined",
+             "-fno-sanitize-recover=all"]
+# name -> (compiler, per-ISA flags, extra flags, runner prefix)
 TARGETS = {
     "x86_64": ("gcc", {"sse41": ["-msse4.1"], "avx2": ["-mavx2", "-mfma"],
                        "avx512vnni": ["-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl",
                                       "-mavx512vnni"]},
-               # Line info without variable tracking: the fully unrolled dwconv
-               # kernels take minutes to build with it under the sanitizers.
-               ["-g", "-fno-var-tracking-assignments", "-fsanitize=address,undefined",
-                "-fno-sanitize-recover=all"], []),
+               X86_EXTRA, []),
+    # The avx512vnni kernels on any AVX2 CPU: their AVX-512 intrinsics
+    # emulated lane by lane (tests/ukernels/avx512_emu.h), so their logic is
+    # checked where the CPU has no AVX-512 (the native target SKIPs them).
+    "x86_64-avx512emu": ("gcc", {"sse41": ["-msse4.1"],  # packing shared with sse41
+                                 "avx512vnni": ["-mavx2", "-mfma", "-include",
+                                                str(ROOT / "tests" / "ukernels" / "avx512_emu.h")]},
+                         X86_EXTRA + ["-Wno-psabi",
+                                      "-DTFF_TEST_EMULATED=TFF_ISA_AVX512VNNI"], []),
     "aarch64": ("aarch64-linux-gnu-gcc", {"neon": [], "neondot": ["-march=armv8.2-a+dotprod"]},
                 ["-static"], ["qemu-aarch64", "-cpu", "max"]),
     "armv7": ("arm-linux-gnueabihf-gcc", {"neon": ["-mfpu=neon"]},
@@ -94,7 +103,7 @@ def build(test_c, folder, target, out_dir):
 
 def missing_tools(target):
     cc, _, _, runner = TARGETS[target]
-    if target == "x86_64" and os.uname().machine != "x86_64":
+    if target.startswith("x86_64") and os.uname().machine != "x86_64":
         return "not an x86-64 host"
     missing = [t for t in [cc] + runner[:1] if shutil.which(t) is None]
     if missing:
@@ -103,8 +112,18 @@ def missing_tools(target):
     return None
 
 
-@pytest.mark.parametrize("target", list(TARGETS))
-@pytest.mark.parametrize("test_c,folder", FAMILIES, ids=[f[0][5:-2] for f in FAMILIES])
+def has_avx512(folder):
+    return any(isa_of(f) == "avx512vnni" for f in (ROOT / folder).glob("*.c"))
+
+
+# Every family on every target; the emulation only where it has something
+# to emulate.
+CASES = [pytest.param(test_c, folder, target, id=f"{test_c[5:-2]}-{target}")
+         for target in TARGETS for test_c, folder in FAMILIES
+         if target != "x86_64-avx512emu" or has_avx512(folder)]
+
+
+@pytest.mark.parametrize("test_c,folder,target", CASES)
 def test_family(test_c, folder, target, tmp_path):
     reason = missing_tools(target)
     if reason:
@@ -119,3 +138,20 @@ def test_family(test_c, folder, target, tmp_path):
     print(r.stdout)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PASS" in r.stdout and "FAIL" not in r.stdout
+
+
+def test_avx512_emulation(tmp_path):
+    """avx512_emu.h, which the x86_64-avx512emu target trusts, against the
+    AVX2 instructions doing the same on each 256-bit half."""
+    reason = missing_tools("x86_64")
+    if reason:
+        pytest.skip(reason)
+    cc, _, extra, _ = TARGETS["x86_64-avx512emu"]
+    exe = tmp_path / "test_avx512_emu"
+    srcs = [ROOT / "tests" / "ukernels" / "test_avx512_emu.c", CSRC / "cpu" / "cpu.c"]
+    r = subprocess.run([cc] + COMMON + extra + ["-mavx2", "-mfma"] + [str(s) for s in srcs] +
+                       ["-lm", "-o", str(exe)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600)
+    print(r.stdout)
+    assert r.returncode == 0 and ("PASS" in r.stdout or "SKIP" in r.stdout), r.stdout + r.stderr
