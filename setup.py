@@ -5,6 +5,10 @@ tflite_fast._core. Switches (environment):
   TFF_DEBUG=1     -O0 -g, assertions on
   TFF_SANITIZE=1  ASan + UBSan, -fno-sanitize-recover
   TFF_NO_SIMD=1   scalar kernels only
+  TFF_EMULATE_AVX512=1  tests only: the avx512vnni files built with the avx2
+                  flags on tests/ukernels/avx512_emu.h (their AVX-512
+                  intrinsics in C) and AVX2 CPUs detected as avx512vnni, so
+                  the models run the AVX-512 paths on CPUs without AVX-512
 
 MSVC (Windows) gets the equivalent flags of its own (MSVC_FLAGS, MSVC_ISA_FLAGS).
 
@@ -63,6 +67,11 @@ elif PLATFORM.endswith(("armv7l", "armv8l")):
     ISA_FLAGS = {"neon": ["-mfpu=neon"]}
 else:
     ISA_FLAGS = {}
+EMULATED_DEFS = []
+if os.environ.get("TFF_EMULATE_AVX512") == "1" and "avx512vnni" in ISA_FLAGS:
+    ISA_FLAGS["avx512vnni"] = ["-mavx2", "-mfma", "-Wno-psabi", "-include",
+                               os.path.join(HERE, "tests", "ukernels", "avx512_emu.h")]
+    EMULATED_DEFS = [("TFF_EMULATE_AVX512VNNI", "1")]
 if os.environ.get("TFF_NO_SIMD") == "1":
     ISA_FLAGS = {}
 ALL_ISAS = ("sse41", "avx2", "avx512vnni", "neon", "neondot")
@@ -115,7 +124,7 @@ class BuildExtPerIsa(build_ext):
             ext.extra_link_args = []
             jobs = 1  # MSVCCompiler.compile initializes itself on first use: not thread-safe
         self.compiler.compile = parallel_compile(self.compiler.compile, jobs)
-        macros = [("TFF_BUILD_" + isa.upper(), "1") for isa in isa_flags]
+        macros = [("TFF_BUILD_" + isa.upper(), "1") for isa in isa_flags] + EMULATED_DEFS
         ext.define_macros = list(ext.define_macros or []) + macros
         plain, objects = [], []
         by_isa = {}

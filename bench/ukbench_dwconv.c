@@ -33,10 +33,12 @@ typedef struct {
 
 /* ---- qs8-qc8w-dwconv ---- */
 
-static uint32_t qs8_built(uint32_t bit) { return tff_qs8_qc8w_dwconv_select(bit, 9)->isa; }
+static uint32_t qs8_built(uint32_t bit) {
+  return tff_qs8_qc8w_dwconv_select(bit, 9, SIZE_MAX)->isa;
+}
 
 static void* qs8_pack(dw_run* r, uint32_t bit, const void* weights) {
-  const tff_qs8_qc8w_dwconv_config* cfg = tff_qs8_qc8w_dwconv_select(bit, r->taps);
+  const tff_qs8_qc8w_dwconv_config* cfg = tff_qs8_qc8w_dwconv_select(bit, r->taps, SIZE_MAX);
   float* scale = ukb_alloc(r->c * sizeof(float));
   void* packed = ukb_alloc(tff_qs8_qc8w_dwconv_packed_size(cfg, r->c, r->taps));
   for (size_t j = 0; j < r->c; ++j) scale[j] = 1e-3f;

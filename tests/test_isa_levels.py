@@ -1,7 +1,8 @@
 """Every ISA level gives the same integer bits and float outputs within the
 oracle's tolerance, and every thread count the same bits: shared models run in
-subprocesses with TFLITE_FAST_DISABLE_ISA in {"", "avx2", "all"} (best ISA,
-SSE4.1, scalar twins), their outputs compared with the oracle and, integer
+subprocesses with TFLITE_FAST_DISABLE_ISA in {"", "avx512vnni",
+"avx512vnni,avx2", "all"} (best ISA, AVX2, SSE4.1, scalar twins; AVX2 only on
+a CPU with AVX-512 VNNI, else it is the best), their outputs compared with the oracle and, integer
 ones, bit-exactly across levels, and the kernels prepare chose checked against
 the level. Float bits differ per level: the avx2 float GEMM/depthwise kernels
 fuse multiply-adds (SSE4.1 and plain scalar do not), and in default numerics
@@ -35,9 +36,15 @@ CASES = [
     ("mobilenet_v2_float", "default"),
 ]
 
-# TFLITE_FAST_DISABLE_ISA value -> the ISA suffixes its ukernels may have
-# (None: any; a family without an SSE4.1 kernel falls back to its scalar twin).
-LEVELS = {"": None, "avx2": ("__sse41", "__scalar"), "all": ("__scalar",)}
+# TFLITE_FAST_DISABLE_ISA value -> the ISAs its ukernels may have (None: any;
+# a family without an SSE4.1 kernel falls back to its scalar twin).
+LEVELS = {"": None, "avx512vnni": ("avx2", "sse41", "scalar"),
+          "avx512vnni,avx2": ("sse41", "scalar"), "all": ("scalar",)}
+
+
+def isa_of(kernel):
+    """A ukernel name's ISA: tff_..._ukernel_1x64c4__avx2_sign -> avx2."""
+    return kernel.rsplit("__", 1)[1].split("_")[0]
 
 
 def child_run(model, inputs, mode):
@@ -65,16 +72,18 @@ def test_levels_agree(name, mode):
     inputs = random_inputs(input_details(model), np.random.default_rng(7))
     ref = run_oracle(model, inputs, mode)
     results = {}
-    for level, suffix in LEVELS.items():
-        if level == "avx2" and not _cpu_has("sse41"):
+    for level, isas in LEVELS.items():
+        if level == "avx512vnni" and not _cpu_has("avx512vnni"):
+            continue
+        if level == "avx512vnni,avx2" and not _cpu_has("sse41"):
             continue
         env = dict(os.environ, TFLITE_FAST_DISABLE_ISA=level)
         outs, kernels = call_in_subprocess("test_isa_levels", "child_run", model, inputs, mode,
                                            env=env)
         assert any("_ukernel_" in k for k in kernels.values()), f"{name}: no ukernel ran"
         for node, k in kernels.items():
-            if suffix and "_ukernel_" in k:
-                assert k.endswith(suffix), f"{name} {node} with DISABLE_ISA={level!r}: {k}"
+            if isas and "_ukernel_" in k:
+                assert isa_of(k) in isas, f"{name} {node} with DISABLE_ISA={level!r}: {k}"
         assert_outputs_match(outs, ref, context=f"{name} DISABLE_ISA={level!r}")
         results[level] = outs
     base = results[""]

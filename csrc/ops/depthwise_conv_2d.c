@@ -146,7 +146,7 @@ static TfLiteStatus prepare_ukernel(TfLiteContext* ctx, OpData* d, const TfLiteT
   const size_t taps = (size_t)d->g.k_h * d->g.k_w, c = (size_t)d->cout;
   const int fits = d->mult == 1 && constant_or_absent(filter) && constant_or_absent(bias);
   if (fits && d->kind == TFF_CONV_INT8 && d->rq.scheme == TFF_RQ_FP32) {
-    d->q8 = tff_qs8_qc8w_dwconv_select(tff_cpu_effective(), taps);
+    d->q8 = tff_qs8_qc8w_dwconv_select(tff_cpu_effective(), taps, c);
     d->packed = tff_persistent_alloc(ctx, tff_qs8_qc8w_dwconv_packed_size(d->q8, c, taps));
     TF_LITE_ENSURE_MSG(ctx, d->packed, OP ": out of memory");
     tff_qs8_qc8w_dwconv_pack(d->q8, c, taps, filter->data.int8,

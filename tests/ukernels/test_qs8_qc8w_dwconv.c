@@ -141,7 +141,7 @@ static int run_case(const tff_qs8_qc8w_dwconv_config* cfg, const tff_qs8_qc8w_dw
 static const tff_qs8_qc8w_dwconv_config* twin_of(const tff_qs8_qc8w_dwconv_config* cfg,
                                                  size_t taps) {
   (void)cfg;
-  return tff_qs8_qc8w_dwconv_select(0, taps);
+  return tff_qs8_qc8w_dwconv_select(0, taps, 1);
 }
 
 DWCONV_TEST_MAIN(tff_qs8_qc8w_dwconv_config, tff_qs8_qc8w_dwconv_configs,

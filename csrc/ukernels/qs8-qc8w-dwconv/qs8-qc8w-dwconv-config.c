@@ -37,13 +37,24 @@ const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[] = {
 const int tff_qs8_qc8w_dwconv_num_configs =
     (int)(sizeof(tff_qs8_qc8w_dwconv_configs) / sizeof(tff_qs8_qc8w_dwconv_configs[0]));
 
-const tff_qs8_qc8w_dwconv_config* tff_qs8_qc8w_dwconv_select(uint32_t isa_mask, size_t taps) {
+/* A SIMD kernel whose tile the channels fill: a wider tile's lanes would run
+ * partly empty, and the column kernel needs channels >= tile. */
+static int fills(const tff_qs8_qc8w_dwconv_config* c, size_t channels) {
+  return c->isa != TFF_ISA_SCALAR && c->tile <= channels;
+}
+
+const tff_qs8_qc8w_dwconv_config* tff_qs8_qc8w_dwconv_select(uint32_t isa_mask, size_t taps,
+                                                             size_t channels) {
   const tff_qs8_qc8w_dwconv_config* best = NULL;
   for (int i = 0; i < tff_qs8_qc8w_dwconv_num_configs; ++i) {
     const tff_qs8_qc8w_dwconv_config* c = &tff_qs8_qc8w_dwconv_configs[i];
     if ((isa_mask & c->isa) != c->isa || (c->taps != 0 && c->taps != taps)) continue;
-    /* Higher ISA first; within one ISA the fixed-tap kernel. */
-    if (!best || c->isa > best->isa || (c->isa == best->isa && c->taps > best->taps)) best = c;
+    /* One whose tile the channels fill first, then the higher ISA, then
+     * within one ISA the fixed-tap kernel. */
+    const int f = fills(c, channels), fb = best ? fills(best, channels) : 0;
+    if (!best || f > fb ||
+        (f == fb && (c->isa > best->isa || (c->isa == best->isa && c->taps > best->taps))))
+      best = c;
   }
   return best; /* never NULL: the scalar any-tap kernel always fits */
 }

@@ -83,9 +83,12 @@ typedef struct {
 extern const tff_qs8_qc8w_dwconv_config tff_qs8_qc8w_dwconv_configs[];
 extern const int tff_qs8_qc8w_dwconv_num_configs;
 
-/* The kernel for `taps` taps on the best ISA in isa_mask; a fixed-tap kernel
- * when one matches, else the any-tap one of that ISA. */
-const tff_qs8_qc8w_dwconv_config* tff_qs8_qc8w_dwconv_select(uint32_t isa_mask, size_t taps);
+/* The kernel for `taps` taps and `channels` channels: the best ISA in
+ * isa_mask whose tile the channels fill (AVX-512's 32 only from 32 channels
+ * on), else the best ISA; a fixed-tap kernel when one matches, else the
+ * any-tap one of that ISA. */
+const tff_qs8_qc8w_dwconv_config* tff_qs8_qc8w_dwconv_select(uint32_t isa_mask, size_t taps,
+                                                             size_t channels);
 
 /* Bytes of the packed weights for `channels` channels and `taps` taps. */
 size_t tff_qs8_qc8w_dwconv_packed_size(const tff_qs8_qc8w_dwconv_config* cfg, size_t channels,

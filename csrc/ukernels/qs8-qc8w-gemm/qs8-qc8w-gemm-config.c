@@ -34,8 +34,8 @@ const tff_qs8_qc8w_gemm_config tff_qs8_qc8w_gemm_configs[] = {
     {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni,
      "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_4x16c4__avx512vnni", TFF_ISA_AVX512VNNI, 4, 16, 4,
      tff_qs8_qc8w_gemm_pack__sse41, 128},
-    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni,
-     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x16c4__avx512vnni", TFF_ISA_AVX512VNNI, 1, 16, 4,
+    {tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c4__avx512vnni,
+     "tff_qs8_qc8w_gemm_minmax_fp32_ukernel_1x64c4__avx512vnni", TFF_ISA_AVX512VNNI, 1, 16, 4,
      tff_qs8_qc8w_gemm_pack__sse41, 128},
 #endif
 #if TFF_BUILD_NEON
