@@ -155,9 +155,11 @@ typedef struct tff_pool_op {
   tff_pool_geom g;
   tff_f32_pool_params fp;
   tff_qs8_pool_params qp;   /* int8 or int16 activation bounds */
-  tff_f32_pool_ukernel* f32;
-  tff_qs8_pool_ukernel* s8;
-  tff_s16_pool_fn* s16;
+  union {                   /* the kernel of the output's type */
+    tff_f32_pool_ukernel* f32;
+    tff_qs8_pool_ukernel* s8;
+    tff_s16_pool_fn* s16;
+  } fn;
   const char* kernel;       /* its name, for profiling and show_config */
 } tff_pool_op;
 
@@ -168,11 +170,11 @@ static inline TfLiteStatus tff_pool_invoke(TfLiteContext* ctx, TfLiteNode* node)
   TfLiteTensor* out = tff_output(ctx, node, 0);
   void* ind = tff_scratch(ctx, node, 0);
   if (out->type == kTfLiteFloat32)
-    tff_pool_run_f32(&d->g, in->data.f, out->data.f, (const float**)ind, d->f32, &d->fp);
+    tff_pool_run_f32(&d->g, in->data.f, out->data.f, (const float**)ind, d->fn.f32, &d->fp);
   else if (out->type == kTfLiteInt16)
-    tff_pool_run_s16(&d->g, in->data.i16, out->data.i16, (const int16_t**)ind, d->s16, &d->qp);
+    tff_pool_run_s16(&d->g, in->data.i16, out->data.i16, (const int16_t**)ind, d->fn.s16, &d->qp);
   else
-    tff_pool_run_s8(&d->g, in->data.int8, out->data.int8, (const int8_t**)ind, d->s8, &d->qp);
+    tff_pool_run_s8(&d->g, in->data.int8, out->data.int8, (const int8_t**)ind, d->fn.s8, &d->qp);
   return kTfLiteOk;
 }
 
@@ -183,10 +185,12 @@ static inline void tff_pool_kernels(tff_pool_op* d, TfLiteType type, tff_f32_poo
                                     const char* s8_name, tff_s16_pool_fn* s16,
                                     const char* s16_name) {
   d->fp = (tff_f32_pool_params){d->g.flo, d->g.fhi};
-  d->f32 = f32;
-  d->s8 = s8;
-  d->s16 = s16;
-  d->kernel = type == kTfLiteFloat32 ? f32_name : type == kTfLiteInt8 ? s8_name : s16_name;
+  if (type == kTfLiteFloat32)
+    d->fn.f32 = f32, d->kernel = f32_name;
+  else if (type == kTfLiteInt8)
+    d->fn.s8 = s8, d->kernel = s8_name;
+  else
+    d->fn.s16 = s16, d->kernel = s16_name;
 }
 
 static inline const char* tff_pool_kernel_name(const TfLiteContext* ctx, const TfLiteNode* node) {

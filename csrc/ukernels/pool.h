@@ -54,13 +54,7 @@ typedef void tff_qs8_pool_ukernel(size_t pixels, size_t taps, size_t channels,
   typedef KT P##_ukernel;              \
   TFF_DECLARE_FAMILY(P)
 
-/* The configs of an f32 family: its neon kernel is aarch64 only (armv7 NEON
- * flushes denormals, the scalar twin does not). */
-#if defined(__aarch64__)
-#define TFF_SELECT_NEON64(P) TFF_SELECT_NEON(P)
-#else
-#define TFF_SELECT_NEON64(P)
-#endif
+/* The configs of an f32 family (NEON on aarch64 only, select.h). */
 #define TFF_DEFINE_F32_POOL_CONFIGS(P)                                                     \
   const P##_config P##_configs[] = {TFF_SELECT_ENTRY(P, scalar, TFF_ISA_SCALAR)            \
                                     TFF_SELECT_SSE41(P) TFF_SELECT_AVX2(P)                 \

@@ -47,6 +47,16 @@
 #define TFF_SELECT_NEON(P)
 #endif
 
+/* Kernels with NEON on aarch64 only, their files empty on armv7 (which runs
+ * the scalar twin): armv7 NEON always flushes denormals (float kernels that
+ * must match the twin on them) and has no float64 vectors. */
+#if TFF_BUILD_NEON && defined(__aarch64__)
+#define TFF_BUILD_NEON64 1
+#define TFF_SELECT_NEON64(P) TFF_SELECT_NEON(P)
+#else
+#define TFF_SELECT_NEON64(P)
+#endif
+
 #define TFF_DEFINE_SELECT(P)                                                       \
   const int P##_num_configs = (int)(sizeof(P##_configs) / sizeof(P##_configs[0])); \
   const P##_config* P##_select(uint32_t isa_mask) {                                \

@@ -3,6 +3,7 @@
 #include "f32-dwconv.h"
 
 #include "cpu/cpu.h"
+#include "ukernels/select.h"
 
 /* The 9-, 25- and any-tap kernels of one ISA. */
 #define ENTRY(taps, n, tile, isa, bit, fma) \
@@ -21,7 +22,7 @@ const tff_f32_dwconv_config tff_f32_dwconv_configs[] = {
 #if defined(TFF_BUILD_AVX2)
     ENTRIES(16, avx2, TFF_ISA_AVX2, 1),
 #endif
-#if defined(TFF_BUILD_NEON) && defined(__aarch64__)
+#if TFF_BUILD_NEON64 /* aarch64 only (select.h) */
     ENTRIES(8, neon, TFF_ISA_NEON, 0),
 #endif
 };
