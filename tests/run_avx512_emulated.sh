@@ -20,6 +20,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WORK="${EMU_WORK:-$ROOT/build/avx512emu}"
 TREE="$WORK/tree"
+. "$ROOT/tests/copy_tree.sh"
 
 if [ "$(uname -m)" != "x86_64" ] || ! grep -qw avx2 /proc/cpuinfo; then
   echo "run_avx512_emulated.sh: needs an x86-64 CPU with AVX2; nothing run" >&2
@@ -28,12 +29,7 @@ fi
 # setup.py runs outside pip's build environment: Cython must be in this Python.
 python -c "import Cython" > /dev/null 2>&1 || python -m pip install -q "Cython>=3.1"
 
-rm -rf "$TREE" && mkdir -p "$TREE"
-for item in setup.py pyproject.toml README.md bench csrc src tflite_fast tests wheels; do
-  [ -e "$ROOT/$item" ] && cp -r "$ROOT/$item" "$TREE/$item"
-done
-rm -rf "$TREE/wheels/dist"
-find "$TREE" \( -name '*.so' -o -name '__pycache__' -o -name '_core.c' \) -prune -exec rm -rf {} +
+tff_copy_tree "$ROOT" "$TREE"
 echo "run_avx512_emulated.sh: building the emulated-AVX-512 extension in $TREE" >&2
 (cd "$TREE" && TFF_EMULATE_AVX512=1 python setup.py -q build_ext --inplace \
    --build-temp "$WORK/temp" > "$WORK/build.log" 2>&1) || {

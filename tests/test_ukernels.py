@@ -56,12 +56,14 @@ TARGETS = {
                X86_EXTRA, []),
     # The avx512vnni kernels on any AVX2 CPU: their AVX-512 intrinsics
     # emulated lane by lane (tests/ukernels/avx512_emu.h), so their logic is
-    # checked where the CPU has no AVX-512 (the native target SKIPs them).
+    # checked where the CPU has no AVX-512 (the native target SKIPs them);
+    # cpu.c then detects an AVX2 CPU as avx512vnni, as in setup.py's
+    # TFF_EMULATE_AVX512 build.
     "x86_64-avx512emu": ("gcc", {"sse41": ["-msse4.1"],  # packing shared with sse41
                                  "avx512vnni": ["-mavx2", "-mfma", "-include",
                                                 str(ROOT / "tests" / "ukernels" / "avx512_emu.h")]},
                          X86_EXTRA + ["-Wno-psabi",
-                                      "-DTFF_TEST_EMULATED=TFF_ISA_AVX512VNNI"], []),
+                                      "-DTFF_EMULATE_AVX512VNNI=1"], []),
     "aarch64": ("aarch64-linux-gnu-gcc", {"neon": [], "neondot": ["-march=armv8.2-a+dotprod"]},
                 ["-static"], ["qemu-aarch64", "-cpu", "max"]),
     "armv7": ("arm-linux-gnueabihf-gcc", {"neon": ["-mfpu=neon"]},

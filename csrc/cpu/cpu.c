@@ -89,7 +89,7 @@ static uint32_t detect(void) {
   const int vnni = (c >> 11) & 1;
   if (ymm_os && avx2 && fma && f16c) m |= TFF_ISA_AVX2;
   if (zmm_os && f && dq && bw && vl && vnni) m |= TFF_ISA_AVX512VNNI;
-#if TFF_EMULATE_AVX512VNNI /* test builds (setup.py): the kernels need AVX2 only */
+#if TFF_EMULATE_AVX512VNNI /* test builds (setup.py, test_ukernels.py): AVX2 runs them */
   if (m & TFF_ISA_AVX2) m |= TFF_ISA_AVX512VNNI;
 #endif
   return m;

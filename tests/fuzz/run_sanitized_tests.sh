@@ -34,6 +34,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$ROOT/tests/copy_tree.sh"
 WORK="${SAN_WORK:-$ROOT/build/sanitize}"
 TREE="$WORK/tree"
 CC_FOR_ASAN="${CC:-gcc}"
@@ -55,15 +56,7 @@ fi
 # ---- a copy of the sources, then the sanitized build in it ----
 # SAN_REUSE=1 keeps the last copy and build (to rerun tests only).
 if [ "${SAN_REUSE:-0}" != "1" ] || ! ls "$TREE"/tflite_fast/_core*.so > /dev/null 2>&1; then
-  mkdir -p "$TREE"
-  for item in setup.py pyproject.toml README.md bench csrc src tflite_fast tests wheels; do
-    if [ -e "$ROOT/$item" ]; then
-      rm -rf "${TREE:?}/$item"
-      cp -r "$ROOT/$item" "$TREE/$item"
-    fi
-  done
-  rm -rf "$TREE/wheels/dist"  # tests/test_wheels.py needs wheels/*.py, not built wheels
-  find "$TREE" \( -name '*.so' -o -name '__pycache__' -o -name '_core.c' \) -prune -exec rm -rf {} +
+  tff_copy_tree "$ROOT" "$TREE"
   echo "run_sanitized_tests.sh: building the ASan+UBSan extension in $TREE" >&2
   (cd "$TREE" && TFF_SANITIZE=1 CC="$CC_FOR_ASAN" python setup.py -q build_ext --inplace \
      --build-temp "$WORK/temp" > "$WORK/build.log" 2>&1) || {

@@ -24,12 +24,6 @@ static inline int32_t rnd_range(int32_t lo, int32_t hi) { /* inclusive */
 }
 static inline float rnd_unit(void) { return (float)(rnd() & 0xffffff) / 16777216.0f; }
 
-/* TFF_TEST_EMULATED: the ISA whose kernels this build runs through an
- * intrinsics emulation (avx512_emu.h) on top of the avx2 instructions. */
-#ifndef TFF_TEST_EMULATED
-#define TFF_TEST_EMULATED 0u
-#endif
-
 /* 1 when this CPU runs kernels of `isa`; else prints the SKIP line. */
 static inline int isa_runs(uint32_t isa, const char* name) {
   static int inited;
@@ -38,9 +32,7 @@ static inline int isa_runs(uint32_t isa, const char* name) {
     tff_cpu_init(&bad);
     inited = 1;
   }
-  uint32_t runs = tff_cpu_detected();
-  if (runs & TFF_ISA_AVX2) runs |= TFF_TEST_EMULATED;
-  if ((runs & isa) == isa) return 1;
+  if ((tff_cpu_detected() & isa) == isa) return 1;
   printf("SKIP %s: needs %s, which this CPU lacks\n", name, tff_isa_name(isa));
   return 0;
 }
